@@ -1,0 +1,27 @@
+# One INTERFACE target carries the compile settings every project target shares.
+add_library(crawlscope_settings INTERFACE)
+add_library(Crawlscope::settings ALIAS crawlscope_settings)
+
+target_compile_definitions(crawlscope_settings INTERFACE
+    QT_NO_CAST_FROM_ASCII
+    QT_NO_CAST_TO_ASCII
+    QT_NO_CONTEXTLESS_CONNECT
+    QT_NO_NARROWING_CONVERSIONS_IN_CONNECT
+    QT_NO_FOREACH
+    QT_NO_URL_CAST_FROM_STRING
+    QT_NO_KEYWORDS
+    CRAWLSCOPE_VERSION="${PROJECT_VERSION}")
+
+target_compile_options(crawlscope_settings INTERFACE
+    -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor -Wcast-align
+    -Woverloaded-virtual -Wimplicit-fallthrough -Wno-missing-field-initializers)
+
+if(CRAWLSCOPE_WERROR)
+    target_compile_options(crawlscope_settings INTERFACE -Werror)
+endif()
+
+if(CRAWLSCOPE_SANITIZE)
+    target_compile_options(crawlscope_settings INTERFACE
+        -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+    target_link_options(crawlscope_settings INTERFACE -fsanitize=address,undefined)
+endif()

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "input/inputsource.h"
+#include "model/crawllimits.h"
+#include "model/crawlresult.h"
+#include "model/crawlsnapshot.h"
+#include "model/fetchpolicy.h"
+
+#include <QList>
+#include <QObject>
+
+#include <memory>
+
+namespace crawl {
+
+class CrawlEnginePrivate;
+
+// The crawl engine. Lives in the caller's thread (GUI or command line) but does all its work on its own
+// threads: one reads the input, N fetch shards each own a subset of hosts, their QNetworkAccessManagers,
+// timers and queues. Everything it hands out is an immutable value, delivered by queued signal in the
+// thread this object lives in, batched (results every ~100 ms, snapshots at the snapshot interval).
+//
+// Every method is non-blocking and may be called at any time; changes reach running work within one
+// event-loop turn of the shard threads.
+class CrawlEngine : public QObject {
+    Q_OBJECT
+public:
+    explicit CrawlEngine(QObject *parent = nullptr);
+    ~CrawlEngine() override; // stops the crawl (results of the stop are not delivered) and joins threads
+
+    void setLimits(const CrawlLimits &limits);
+    CrawlLimits limits() const;
+    void setFetchPolicy(const FetchPolicy &policy); // applies to attempts that start afterwards
+    FetchPolicy fetchPolicy() const;
+
+    // Before start(): threads that fetch (default: 2, at least 1). Hosts are spread over them.
+    void setFetchThreads(int count);
+    void setSnapshotIntervalMs(int ms); // default 250
+
+    // Starts crawling `input`. Returns false (and sets *error) if the input cannot be opened or a crawl
+    // is already running; nothing is emitted then.
+    bool start(const InputSource &input, QString *error = nullptr);
+
+    void pause();  // no new request starts; in-flight requests finish
+    void resume();
+    // Cancels in-flight requests; every URL not yet finished (read or not) gets a `cancelled` result,
+    // then finished() is emitted.
+    void stop();
+
+    void pauseHost(const QString &hostKey);
+    void resumeHost(const QString &hostKey);
+    void skipHost(const QString &hostKey); // its queued URLs end as cancelled ("skipped by user")
+
+    // Queues finished URLs again (e.g. "Retry failed"). Each new result carries the same id, so views
+    // can replace the old row. Works while running and after finished() (the crawl runs again).
+    void retry(const QList<CrawlResult> &previous);
+
+    CrawlState state() const;
+
+Q_SIGNALS:
+    void resultsReady(const QList<crawl::CrawlResult> &results);
+    void snapshotReady(const crawl::CrawlSnapshot &snapshot);
+    void finished(const crawl::CrawlSummary &summary);
+
+private:
+    std::unique_ptr<CrawlEnginePrivate> d;
+};
+
+// Registers the value types with Qt's meta-type system; called by CrawlEngine's constructor.
+void registerCrawlMetaTypes();
+
+} // namespace crawl

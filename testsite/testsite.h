@@ -1,0 +1,80 @@
+#pragma once
+
+#include <QHostAddress>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace testsite {
+
+// A request as the server saw it. Times are TestSite::nowNs() (steady clock, nanoseconds).
+struct RequestRecord {
+    QString host;        // "127.0.0.2:41234": the listening address:port the request came in on
+    QString target;      // request target as sent: path and query
+    qint64 startNs = 0;  // request head fully received
+    qint64 endNs = 0;    // response fully written, or the connection closed/reset by the profile; 0 while open
+    int status = 0;      // status sent (0 for hang/malformed/reset before a status line)
+    quint64 connectionId = 0;
+    QByteArray userAgent;
+};
+
+struct HostRecord {
+    QString host;
+    int inFlight = 0;     // requests started and not yet ended
+    int peakInFlight = 0; // highest inFlight since the last resetRecords()
+    qint64 requests = 0;
+};
+
+// A local HTTP/1.1 test site on loopback for tests, --demo and benchmarks. It listens as several hosts
+// (addresses in 127.0.0.0/8 and/or ports), runs on its own thread, and records what it observes so tests
+// assert what the *server* saw.
+//
+// Behaviour is chosen per request by the query string, on any path (parameters combine):
+//   ms=N | ms=A-B        hold the response N ms (or uniform random in [A,B]) before answering
+//   status=N             answer with status N (default 200)
+//   fail=K               the first K hits of this exact target (per host) answer `failstatus` (default 503),
+//                        later hits answer normally
+//   failstatus=N         status for the `fail` hits (e.g. 429)
+//   ra=S                 with fail: add "Retry-After: S" (delta seconds)
+//   radate=S&rafmt=imf|rfc850|asctime   with fail: Retry-After as an HTTP-date S seconds from now
+//   raraw=TEXT           with fail: Retry-After header sent verbatim (malformed values)
+//   size=N               body of N bytes (default: a small HTML page) ; type=MIME sets Content-Type
+//   hang=1               read the request, never answer (until the client closes)
+//   trickle=N&every=MS   send headers, then the N-byte body one byte every MS ms (default 1000)
+//   reset=1              send headers and half the body, then reset the connection (RST)
+//   close=1              close the connection without any response
+//   malformed=1          answer with a status line that is not HTTP
+//   lie=N                Content-Length says N bytes more than the body sent, then close
+//   redirect=N           a chain: answers 302 to the same target with redirect=N-1 until 0
+//   loop=1               302 to itself forever
+//   to=URL               302 (or `status` if 3xx) to URL (percent-encoded): other hosts, other schemes
+//   nolocation=1         a 3xx without a Location header
+// Unknown parameters are ignored. Every response carries "Connection: keep-alive" unless the profile
+// closes; HTTP/1.1 keep-alive and pipelined requests on one connection are served in order.
+class TestSite : public QObject {
+    Q_OBJECT
+public:
+    explicit TestSite(QObject *parent = nullptr);
+    ~TestSite() override; // stops the server thread, closes every connection
+
+    // Listens on address:port (0 = ephemeral). Returns "address:port", or an empty string and sets *error.
+    QString addHost(const QHostAddress &address = QHostAddress::LocalHost, quint16 port = 0,
+                    QString *error = nullptr);
+    QStringList hosts() const;               // "address:port" in the order added
+    QString baseUrl(const QString &host) const; // "http://address:port"
+
+    // Server-observed facts, thread-safe.
+    HostRecord hostRecord(const QString &host) const;
+    QList<RequestRecord> requests(const QString &host = {}) const; // in start order; all hosts if empty
+    qint64 totalRequests() const;
+    void resetRecords(); // also resets fail=K counters
+    static qint64 nowNs();
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace testsite
