@@ -6,6 +6,7 @@
 #include <QSet>
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 class QIODevice;
@@ -34,11 +35,11 @@ public:
 
 private:
     bool readPhysicalLine(QByteArray *line);
-    bool readCsvRecord(QByteArray *firstLine, QList<QByteArray> *fields);
 
     QIODevice *m_device;
     qint64 m_lineNumber = 0;
     qint64 m_bytesConsumed = 0;
+    bool m_lastLineTooLong = false;
     bool m_formatDecided = false;
     bool m_csv = false;
     int m_urlColumn = 0;

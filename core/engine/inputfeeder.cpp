@@ -1,0 +1,140 @@
+#include "engine/inputfeeder.h"
+
+#include "engine/fetchshard.h"
+
+#include <QBuffer>
+#include <QDateTime>
+#include <QFile>
+
+namespace crawl {
+
+namespace {
+constexpr int kLinesPerSlice = 2'000; // then yield so stop and abandon requests get through
+constexpr int kBackpressureRetryMs = 10;
+
+// Counts non-blank, non-comment lines without parsing them: a cheap first estimate of the total.
+qint64 countCandidateLines(QIODevice *device)
+{
+    qint64 count = 0;
+    bool lineHasContent = false;
+    bool lineStarted = false;
+    bool isComment = false;
+    char buffer[1 << 16];
+    while (true) {
+        const qint64 n = device->read(buffer, sizeof buffer);
+        if (n <= 0)
+            break;
+        for (qint64 i = 0; i < n; ++i) {
+            const char c = buffer[i];
+            if (c == '\n') {
+                if (lineHasContent && !isComment)
+                    ++count;
+                lineHasContent = lineStarted = isComment = false;
+            } else if (c != ' ' && c != '\t' && c != '\r') {
+                if (!lineStarted)
+                    isComment = c == '#';
+                lineStarted = true;
+                lineHasContent = true;
+            }
+        }
+    }
+    if (lineHasContent && !isComment)
+        ++count;
+    return count;
+}
+} // namespace
+
+InputFeeder::InputFeeder(EngineContext *context, std::unique_ptr<QIODevice> device, InputSource::Kind kind,
+                         QString path)
+    : m_context(context)
+    , m_device(std::move(device))
+    , m_kind(kind)
+    , m_path(std::move(path))
+{
+    m_backpressureTimer.setSingleShot(true);
+    m_backpressureTimer.setInterval(kBackpressureRetryMs);
+    connect(&m_backpressureTimer, &QTimer::timeout, this, &InputFeeder::readSome);
+}
+
+InputFeeder::~InputFeeder() = default;
+
+void InputFeeder::abandon() { m_abandoned.store(true); }
+
+void InputFeeder::begin()
+{
+    estimate();
+    m_reader = std::make_unique<UrlListReader>(m_device.get());
+    readSome();
+}
+
+void InputFeeder::estimate()
+{
+    if (m_kind == InputSource::Kind::File) {
+        QFile again(m_path);
+        if (again.open(QIODevice::ReadOnly))
+            estimatedRows.store(countCandidateLines(&again));
+    } else if (auto *buffer = qobject_cast<QBuffer *>(m_device.get())) {
+        QBuffer copy;
+        copy.setData(buffer->data());
+        copy.open(QIODevice::ReadOnly);
+        estimatedRows.store(countCandidateLines(&copy));
+    }
+}
+
+void InputFeeder::readSome()
+{
+    if (m_abandoned.load() || reachedEnd.load())
+        return;
+    const bool stopping = m_context->stopping.load();
+    // Reading the rest of standard input after a stop could block forever; a file is read to its end
+    // so every line still gets its (cancelled) row.
+    if (stopping && m_kind == InputSource::Kind::Stdin) {
+        reachedEnd.store(true);
+        return;
+    }
+    if (!stopping && m_context->buffered.load(std::memory_order_relaxed) >= kMaxBuffered) {
+        m_backpressureTimer.start();
+        return;
+    }
+    for (int i = 0; i < kLinesPerSlice; ++i) {
+        std::optional<InputLine> line = m_reader->next();
+        if (!line) {
+            readError = m_reader->errorString();
+            reachedEnd.store(true);
+            return;
+        }
+        if (!line->normalized.ok()) {
+            CrawlResult result;
+            result.id = m_nextId++;
+            result.lineNumber = line->lineNumber;
+            result.url = line->raw;
+            result.outcome = Outcome::InvalidUrl;
+            result.error = QStringLiteral("line %1: %2").arg(line->lineNumber).arg(line->normalized.error);
+            result.finishedAt = QDateTime::currentDateTimeUtc();
+            invalid.fetch_add(1);
+            produced.fetch_add(1);
+            m_context->pushResult(std::move(result));
+            continue;
+        }
+        if (!m_seen.insert(line->normalized.text)) {
+            duplicates.fetch_add(1);
+            continue;
+        }
+        Job job;
+        job.id = m_nextId++;
+        job.lineNumber = line->lineNumber;
+        job.inputUrl = line->normalized.text;
+        job.inputHost = line->normalized.hostKey;
+        job.currentUrl = line->normalized.url;
+        job.currentHost = job.inputHost;
+        job.enqueuedNs = steadyNowNs();
+        produced.fetch_add(1);
+        m_context->buffered.fetch_add(1, std::memory_order_relaxed);
+        m_context->shards[size_t(m_context->shardFor(job.inputHost))]->enqueue(std::move(job));
+        if (!m_context->stopping.load() && m_context->buffered.load(std::memory_order_relaxed) >= kMaxBuffered)
+            break;
+    }
+    QMetaObject::invokeMethod(this, &InputFeeder::readSome, Qt::QueuedConnection);
+}
+
+} // namespace crawl

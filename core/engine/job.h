@@ -1,0 +1,34 @@
+#pragma once
+
+#include "model/outcome.h"
+
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+namespace crawl {
+
+// One input URL on its way through the engine: a plain value held in a host queue until a slot frees.
+// No request, reply, timer or QObject exists for it before it is dispatched.
+struct Job {
+    quint64 id = 0;
+    qint64 lineNumber = 0;
+    QString inputUrl;  // canonical input URL
+    QString inputHost; // host key of the input URL
+    QUrl currentUrl;   // the hop to request next (the input URL, or a redirect target)
+    QString currentHost;
+    int attempts = 0;  // attempts started (redirect hops are not attempts)
+    int redirects = 0; // hops followed in the current attempt
+    bool continuingRedirect = false; // the next start is a hop, not a new attempt
+    QStringList chain;               // URLs requested in the current attempt
+    qint64 notBeforeNs = 0;          // a retry waits for its backoff until then
+    qint64 enqueuedNs = 0;           // when it first entered a queue (for "oldest queued" ages)
+    qint64 firstStartNs = 0;         // steady clock, first request of the first attempt
+    qint64 firstStartEpochMs = 0;
+    // What the last attempt ended with, reported if it stays the last one.
+    int lastStatus = 0;
+    Outcome lastOutcome = Outcome::Cancelled;
+    QString lastError;
+};
+
+} // namespace crawl

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QMutex>
+#include <QtGlobal>
+
+#include <atomic>
+#include <functional>
+
+namespace crawl {
+
+// The bounds that span all fetch shards: the global in-flight cap and the global rate cap.
+// Shards take a slot only when a request can actually start; a shard that found the budget empty
+// registers as starved and is woken when another shard releases a slot.
+class SharedBudget {
+public:
+    explicit SharedBudget(int shardCount);
+
+    void setGlobalLimit(int limit) { m_limit.store(limit > 0 ? limit : 1); }
+    int globalLimit() const { return m_limit.load(); }
+    int inFlight() const { return m_inFlight.load(); }
+
+    bool tryAcquire();
+    // Releases a slot and wakes the shards that were starved (through `wake`, called with their index).
+    void release();
+    void markStarved(int shard) { m_starved.fetch_or(1u << shard); }
+    void setWakeFunction(std::function<void(int)> wake) { m_wake = std::move(wake); }
+
+    // Global request-start rate: 0 or less turns it off. Returns 0 when a start may happen now (and
+    // reserves it), else the nanoseconds until one may.
+    void setMaxRate(double perSecond);
+    qint64 reserveRateSlot(qint64 nowNs);
+
+private:
+    std::atomic<int> m_limit{16};
+    std::atomic<int> m_inFlight{0};
+    std::atomic<quint32> m_starved{0};
+    std::function<void(int)> m_wake;
+
+    QMutex m_rateMutex;
+    qint64 m_rateSpacingNs = 0;
+    qint64 m_nextRateSlotNs = 0;
+};
+
+} // namespace crawl
