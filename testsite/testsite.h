@@ -53,6 +53,19 @@ struct HostRecord {
 //   nolocation=1         a 3xx without a Location header
 // Unknown parameters are ignored. Every response carries "Connection: keep-alive" unless the profile
 // closes; HTTP/1.1 keep-alive and pipelined requests on one connection are served in order.
+//
+// Details (additions to the list above):
+// - Precedence when parameters conflict: hang, close, malformed, a failing `fail` hit, loop, redirect>0,
+//   to, nolocation, reset, lie, trickle, then the normal answer.
+// - `status` outside 200..599 is ignored; 204 and 304 carry no body. Any 429 or 503 (a `fail` hit or
+//   `status`) carries the ra/radate/raraw header when one is given. HEAD gets headers only.
+// - rafmt defaults to imf; dates are always English and GMT. raraw has CR/LF stripped.
+// - `redirect`, `loop` Locations are absolute URLs on the same listening host.
+// - A request that is not HTTP (bad request line, chunked request body, head over 64 KiB) gets 400/501/431
+//   and the connection closes. Request bodies announced by Content-Length are read and discarded.
+// - With setControlEndpoints(true) (the crawlscope-testsite executable turns it on) `GET /__records`
+//   returns recordsJson() (query: host=H to filter, requests=0 to omit per-request records) and
+//   `GET /__reset` calls resetRecords(); neither is recorded nor counted.
 class TestSite : public QObject {
     Q_OBJECT
 public:
@@ -69,8 +82,16 @@ public:
     HostRecord hostRecord(const QString &host) const;
     QList<RequestRecord> requests(const QString &host = {}) const; // in start order; all hosts if empty
     qint64 totalRequests() const;
-    void resetRecords(); // also resets fail=K counters
+    void resetRecords(); // also resets fail=K counters; requests still open keep counting in inFlight
     static qint64 nowNs();
+
+    // JSON object {"hosts":[HostRecord...],"requests":[RequestRecord...]}, thread-safe.
+    QByteArray recordsJson(const QString &host = {}, bool includeRequests = true) const;
+    // Serve /__records and /__reset (off by default, so a crawl of arbitrary paths is never intercepted).
+    void setControlEndpoints(bool enabled);
+    // Keep at most `maxRecords` RequestRecords (host counters still count everything); -1 = no limit.
+    // Long benchmarks use it to keep memory flat.
+    void setMaxRequestRecords(qint64 maxRecords);
 
 private:
     class Private;

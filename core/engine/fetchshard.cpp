@@ -63,6 +63,9 @@ QString statusText(int status, QNetworkReply *reply)
 FetchShard::FetchShard(int index, EngineContext *context)
     : m_index(index)
     , m_context(context)
+    , m_wakeTimer(this)
+    , m_deadlineTimer(this)
+    , m_publishTimer(this)
     , m_random(std::random_device{}())
 {
     m_wakeTimer.setSingleShot(true);
@@ -541,7 +544,7 @@ void FetchShard::onFinished(QNetworkReply *reply)
     --host->inFlight;
     --host->laneInFlight[size_t(flight.lane)];
     m_context->budget.release();
-    if (flight.abortReason == AbortReason::None)
+    if (flight.abortReason == AbortReason::None && reply->isOpen())
         flight.bytes += reply->skip(reply->bytesAvailable());
 
     const qint64 now = steadyNowNs();
@@ -632,6 +635,19 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
         return;
     }
     if (status >= 200 && status < 300) {
+        // Qt 6.4 can report a connection reset mid-body as success; a body shorter than its declared
+        // length is a transport failure (only checkable when the body was not content-encoded).
+        const QVariant declared = reply->header(QNetworkRequest::ContentLengthHeader);
+        const QByteArray encoding = reply->rawHeader("Content-Encoding").trimmed().toLower();
+        if (declared.isValid() && (encoding.isEmpty() || encoding == "identity") &&
+            flight.bytes < declared.toLongLong()) {
+            job.lastOutcome = Outcome::NetworkError;
+            job.lastError = QStringLiteral("connection closed after %1 of %2 body bytes")
+                                .arg(flight.bytes)
+                                .arg(declared.toLongLong());
+            retryOrFinish(flight, nowNs, -1);
+            return;
+        }
         finish(job, Outcome::Ok, status, QString(), &flight, nowNs);
         return;
     }

@@ -50,6 +50,7 @@ InputFeeder::InputFeeder(EngineContext *context, std::unique_ptr<QIODevice> devi
     , m_device(std::move(device))
     , m_kind(kind)
     , m_path(std::move(path))
+    , m_backpressureTimer(this) // parented, so it moves to the feeder thread with us
 {
     m_backpressureTimer.setSingleShot(true);
     m_backpressureTimer.setInterval(kBackpressureRetryMs);

@@ -1,0 +1,286 @@
+#include "cli/commandline.h"
+
+#include <QCommandLineParser>
+#include <QUrl>
+
+#include <limits>
+
+namespace crawl {
+
+namespace {
+
+struct Flag {
+    const char *name;
+    const char *valueName; // nullptr for switches
+    const char *help;      // with its default
+};
+
+// The one list of flags: the parser, --help and the man-page check all come from it.
+const Flag kFlags[] = {
+    {"headless", nullptr, "Run without a window (needs --input, or --demo)."},
+    {"demo", nullptr, "Start the built-in demo site on loopback and crawl it."},
+    {"input", "FILE|-", "URL list: text (one per line) or CSV with a url column; - reads stdin."},
+    {"output", "FILE.csv|-", "Where result rows go (default: stdout; --demo: crawlscope-demo.csv)."},
+    {"summary-json", "FILE", "Write the end-of-crawl summary as JSON."},
+    {"concurrency", "N", "Global requests in flight (default 16)."},
+    {"per-host", "N", "Requests in flight per host (default 2)."},
+    {"interval-ms", "MS", "Minimum time between request starts on one host (default 500)."},
+    {"jitter", "F", "Random extra pacing, 0-1: each gap is interval x (1 + U(0,F)) (default 0)."},
+    {"max-rate", "R", "Global request starts per second, 0 = off (default 0)."},
+    {"host-limit", "HOST=N[/MS]", "Per-host override of in-flight and interval (repeatable)."},
+    {"retries", "N", "Retries after the first attempt (default 3)."},
+    {"backoff-ms", "MS", "Backoff base: base x 2^(attempt-1), jittered (default 500)."},
+    {"max-retry-after", "S", "Longest Retry-After honoured, in seconds (default 60)."},
+    {"max-url-time", "S", "No new attempt after this long on one URL (default 600)."},
+    {"timeout", "S", "Total time per request, in seconds (default 30)."},
+    {"connect-timeout", "S", "Time to connect, in seconds (default 10)."},
+    {"idle-timeout", "S", "Longest time without receiving data, in seconds (default 15)."},
+    {"max-bytes", "N", "Largest body accepted, in bytes (default 10485760)."},
+    {"max-redirects", "N", "Redirect hops followed per attempt (default 10)."},
+    {"user-agent", "TEXT", "User-Agent header (default: Crawlscope/<version> ...)."},
+    {"header", "\"Name: value\"", "Extra request header (repeatable)."},
+    {"threads", "N", "Fetch threads; hosts are spread over them (default 2)."},
+    {"quiet", nullptr, "No progress lines on stderr."},
+    {"version", nullptr, "Print the version and exit."},
+    {"help", nullptr, "Print this help and exit."},
+};
+
+QString flagName(const Flag &flag) { return QString::fromLatin1(flag.name); }
+
+bool readInt(const QCommandLineParser &parser, const char *name, qint64 min, qint64 max, qint64 *out,
+             QString *error)
+{
+    const QString key = QString::fromLatin1(name);
+    if (!parser.isSet(key))
+        return true;
+    const QString text = parser.value(key).trimmed();
+    bool ok = false;
+    const qint64 value = text.toLongLong(&ok);
+    if (!ok || value < min || value > max) {
+        *error = QStringLiteral("--%1 must be a whole number from %2 to %3 (got \"%4\")")
+                     .arg(key)
+                     .arg(min)
+                     .arg(max)
+                     .arg(text);
+        return false;
+    }
+    *out = value;
+    return true;
+}
+
+bool readDouble(const QCommandLineParser &parser, const char *name, double min, double max, double *out,
+                QString *error)
+{
+    const QString key = QString::fromLatin1(name);
+    if (!parser.isSet(key))
+        return true;
+    const QString text = parser.value(key).trimmed();
+    bool ok = false;
+    const double value = text.toDouble(&ok);
+    if (!ok || value < min || value > max) {
+        *error = QStringLiteral("--%1 must be a number from %2 to %3 (got \"%4\")").arg(key).arg(min).arg(max).arg(text);
+        return false;
+    }
+    *out = value;
+    return true;
+}
+
+} // namespace
+
+QString versionText() { return QStringLiteral("crawlscope %1").arg(QLatin1String(CRAWLSCOPE_VERSION)); }
+
+QString commandLineHelp()
+{
+    QString text = QStringLiteral(
+        "Usage:\n"
+        "  crawlscope [FILE]                    open the window (with FILE loaded)\n"
+        "  crawlscope --demo [--headless]       crawl the built-in demo site\n"
+        "  crawlscope --headless --input FILE|- [options]\n"
+        "\n"
+        "Crawls a URL list politely: global and per-host in-flight caps, per-host pacing, retries\n"
+        "with backoff that honour Retry-After, and hard time and size limits.\n"
+        "\n"
+        "Options:\n");
+    for (const Flag &flag : kFlags) {
+        QString left = QStringLiteral("  --") + flagName(flag);
+        if (flag.valueName)
+            left += QLatin1Char(' ') + QString::fromLatin1(flag.valueName);
+        text += left.leftJustified(32, QLatin1Char(' '));
+        if (left.size() >= 32)
+            text += QStringLiteral("\n") + QString(32, QLatin1Char(' '));
+        text += QString::fromLatin1(flag.help) + QLatin1Char('\n');
+    }
+    text += QStringLiteral(
+        "\n"
+        "Output: CSV (RFC 4180, UTF-8) with columns url, final_url, host, status, outcome, attempts,\n"
+        "redirects, bytes, content_type, latency_ms, ttfb_ms, error, started_at, finished_at.\n"
+        "Outcomes: ok, http_error, timeout, network_error, too_large, invalid_url, cancelled.\n"
+        "\n"
+        "Exit status: 0 the crawl completed (whatever each URL's outcome); 1 results could not be\n"
+        "written; 2 bad usage or unreadable input; 130 interrupted (SIGINT/SIGTERM), rows complete.\n");
+    return text;
+}
+
+bool parseHostLimit(const QString &text, CrawlLimits *limits, QString *error)
+{
+    const qsizetype eq = text.lastIndexOf(QLatin1Char('='));
+    const QString host = text.left(eq).trimmed().toLower();
+    const QString spec = eq < 0 ? QString() : text.mid(eq + 1).trimmed();
+    const auto fail = [&] {
+        *error = QStringLiteral("--host-limit expects HOST=N or HOST=N/MS, e.g. example.com=1/2000 (got \"%1\")")
+                     .arg(text);
+        return false;
+    };
+    if (eq <= 0 || host.isEmpty() || spec.isEmpty())
+        return fail();
+    const QStringList parts = spec.split(QLatin1Char('/'));
+    if (parts.size() > 2)
+        return fail();
+    bool ok = false;
+    HostOverride value;
+    value.maxInFlight = parts[0].toInt(&ok);
+    if (!ok || value.maxInFlight < 1 || value.maxInFlight > 1024)
+        return fail();
+    if (parts.size() == 2) {
+        value.intervalMs = parts[1].toInt(&ok);
+        if (!ok || value.intervalMs < 0)
+            return fail();
+    }
+    // Accept "host", "host:port" or a URL; the limiter's unit is host:port.
+    const QUrl url = QUrl::fromUserInput(host.contains(QLatin1String("://")) ? host : QStringLiteral("http://") + host);
+    if (!url.isValid() || url.host().isEmpty())
+        return fail();
+    const QString name = url.host().contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(url.host()) : url.host();
+    if (url.port() > 0) {
+        limits->hostOverrides.insert(name + QLatin1Char(':') + QString::number(url.port()), value);
+    } else {
+        limits->hostOverrides.insert(name + QStringLiteral(":80"), value);
+        limits->hostOverrides.insert(name + QStringLiteral(":443"), value);
+    }
+    return true;
+}
+
+bool parseHeader(const QString &text, FetchPolicy *policy, QString *error)
+{
+    const qsizetype colon = text.indexOf(QLatin1Char(':'));
+    const QString name = text.left(colon).trimmed();
+    const QString value = text.mid(colon + 1).trimmed();
+    bool validName = colon > 0 && !name.isEmpty();
+    for (const QChar c : name)
+        validName = validName && c.unicode() > 32 && c.unicode() < 127 && c != QLatin1Char(':');
+    if (!validName || value.contains(QLatin1Char('\n')) || value.contains(QLatin1Char('\r'))) {
+        *error = QStringLiteral("--header expects \"Name: value\" (got \"%1\")").arg(text);
+        return false;
+    }
+    policy->headers.append({name.toLatin1(), value.toUtf8()});
+    return true;
+}
+
+CommandLineParse parseCommandLine(const QStringList &arguments)
+{
+    CommandLineParse result;
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    for (const Flag &flag : kFlags) {
+        if (flag.valueName)
+            parser.addOption(QCommandLineOption(flagName(flag), QString::fromLatin1(flag.help),
+                                                QString::fromLatin1(flag.valueName)));
+        else
+            parser.addOption(QCommandLineOption(flagName(flag), QString::fromLatin1(flag.help)));
+    }
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A URL list to open in the window."));
+    if (!parser.parse(arguments)) {
+        result.error = parser.errorText();
+        return result;
+    }
+
+    CommandLineOptions &o = result.options;
+    if (parser.isSet(QStringLiteral("help"))) {
+        o.mode = CommandLineOptions::Mode::Help;
+        result.ok = true;
+        return result;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        o.mode = CommandLineOptions::Mode::Version;
+        result.ok = true;
+        return result;
+    }
+    for (const Flag &flag : kFlags) {
+        if (parser.isSet(flagName(flag)))
+            o.explicitFlags << flagName(flag);
+    }
+    o.demo = parser.isSet(QStringLiteral("demo"));
+    o.quiet = parser.isSet(QStringLiteral("quiet"));
+    o.input = parser.value(QStringLiteral("input"));
+    o.output = parser.value(QStringLiteral("output"));
+    o.summaryJson = parser.value(QStringLiteral("summary-json"));
+    const QStringList positional = parser.positionalArguments();
+    const bool headless = parser.isSet(QStringLiteral("headless"));
+    o.mode = headless ? CommandLineOptions::Mode::Headless : CommandLineOptions::Mode::Window;
+
+    QString &error = result.error;
+    qint64 v = 0;
+    const auto intFlag = [&](const char *name, qint64 min, qint64 max, auto setter) {
+        v = std::numeric_limits<qint64>::min();
+        if (!readInt(parser, name, min, max, &v, &error))
+            return false;
+        if (v != std::numeric_limits<qint64>::min())
+            setter(v);
+        return true;
+    };
+    const bool intsOk =
+        intFlag("concurrency", 1, 4096, [&](qint64 x) { o.limits.globalInFlight = int(x); }) &&
+        intFlag("per-host", 1, 1024, [&](qint64 x) { o.limits.perHostInFlight = int(x); }) &&
+        intFlag("interval-ms", 0, 3'600'000, [&](qint64 x) { o.limits.intervalMs = int(x); }) &&
+        intFlag("retries", 0, 100, [&](qint64 x) { o.policy.maxRetries = int(x); }) &&
+        intFlag("backoff-ms", 0, 3'600'000, [&](qint64 x) { o.policy.backoffBaseMs = int(x); }) &&
+        intFlag("max-retry-after", 0, 86'400, [&](qint64 x) { o.policy.maxRetryAfterS = int(x); }) &&
+        intFlag("max-url-time", 1, 86'400, [&](qint64 x) { o.policy.maxUrlTimeS = int(x); }) &&
+        intFlag("timeout", 1, 86'400, [&](qint64 x) { o.policy.totalTimeoutS = int(x); }) &&
+        intFlag("connect-timeout", 1, 3'600, [&](qint64 x) { o.policy.connectTimeoutS = int(x); }) &&
+        intFlag("idle-timeout", 1, 86'400, [&](qint64 x) { o.policy.idleTimeoutS = int(x); }) &&
+        intFlag("max-bytes", 1, qint64(1) << 40, [&](qint64 x) { o.policy.maxBodyBytes = x; }) &&
+        intFlag("max-redirects", 0, 100, [&](qint64 x) { o.policy.maxRedirects = int(x); }) &&
+        intFlag("threads", 1, 16, [&](qint64 x) { o.fetchThreads = int(x); });
+    if (!intsOk)
+        return result;
+    if (!readDouble(parser, "jitter", 0.0, 1.0, &o.limits.jitter, &error) ||
+        !readDouble(parser, "max-rate", 0.0, 1e6, &o.limits.maxRatePerSec, &error))
+        return result;
+    for (const QString &spec : parser.values(QStringLiteral("host-limit"))) {
+        if (!parseHostLimit(spec, &o.limits, &error))
+            return result;
+    }
+    for (const QString &header : parser.values(QStringLiteral("header"))) {
+        if (!parseHeader(header, &o.policy, &error))
+            return result;
+    }
+    if (parser.isSet(QStringLiteral("user-agent"))) {
+        o.policy.userAgent = parser.value(QStringLiteral("user-agent")).trimmed();
+        if (o.policy.userAgent.isEmpty()) {
+            error = QStringLiteral("--user-agent must not be empty");
+            return result;
+        }
+    }
+
+    if (headless) {
+        if (!o.demo && o.input.isEmpty()) {
+            error = QStringLiteral("--headless needs --input FILE (or - for stdin), or --demo");
+            return result;
+        }
+        if (!positional.isEmpty()) {
+            error = QStringLiteral("unexpected argument \"%1\" (use --input FILE with --headless)").arg(positional.first());
+            return result;
+        }
+    } else {
+        if (positional.size() > 1) {
+            error = QStringLiteral("only one list can be opened at a time (got %1)").arg(positional.size());
+            return result;
+        }
+        o.fileToOpen = positional.value(0, o.input);
+    }
+    result.ok = true;
+    return result;
+}
+
+} // namespace crawl

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "model/crawllimits.h"
+#include "model/fetchpolicy.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace crawl {
+
+// Everything the command line can ask for. Parsing is separate from running so it can be tested, and
+// so the window and the headless runner read the same flags.
+struct CommandLineOptions {
+    enum class Mode : quint8 { Window, Headless, Version, Help };
+    Mode mode = Mode::Window;
+    bool demo = false;
+    QString input;        // path or "-" (headless)
+    QString output;       // path or "-"; empty = stdout (demo: crawlscope-demo.csv)
+    QString summaryJson;  // path or empty
+    QString fileToOpen;   // window mode: a list to open
+    bool quiet = false;   // no progress lines
+    QStringList explicitFlags; // flags given on the command line (so --demo can pick its own defaults)
+    int fetchThreads = 2;
+    CrawlLimits limits;
+    FetchPolicy policy;
+};
+
+struct CommandLineParse {
+    bool ok = false;
+    CommandLineOptions options;
+    QString error; // one sentence naming the flag and the problem; exit code 2
+};
+
+CommandLineParse parseCommandLine(const QStringList &arguments); // arguments[0] is the program
+QString commandLineHelp();
+QString versionText();
+
+// "example.com=1/2000" -> key(s) and override. A host without a port applies to ports 80 and 443.
+bool parseHostLimit(const QString &text, CrawlLimits *limits, QString *error);
+bool parseHeader(const QString &text, FetchPolicy *policy, QString *error);
+
+} // namespace crawl
