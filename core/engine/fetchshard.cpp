@@ -550,7 +550,7 @@ void FetchShard::onFinished(QNetworkReply *reply)
     const qint64 now = steadyNowNs();
     handleResponse(flight, reply, now);
     markRunnable(host);
-    pump();
+    wake();
 }
 
 void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 nowNs)
