@@ -347,6 +347,8 @@ void CrawlEnginePrivate::finishIfDone()
     state = CrawlState::Finished;
     resultTimer.stop();
     snapshotTimer.stop();
+    for (FetchShard *shard : context->shards)
+        shard->publishAndWait(); // shards are idle now; their last counters belong in the summary
     CrawlSummary summary;
     summary.last = buildSnapshot();
     summary.stoppedByUser = stopRequested;

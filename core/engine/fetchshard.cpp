@@ -119,6 +119,11 @@ void FetchShard::stopAll()
     QMetaObject::invokeMethod(this, [this] { stopNow(); }, Qt::QueuedConnection);
 }
 
+void FetchShard::publishAndWait()
+{
+    QMetaObject::invokeMethod(this, [this] { publishStats(); }, Qt::BlockingQueuedConnection);
+}
+
 void FetchShard::resumeAfterStop()
 {
     QMetaObject::invokeMethod(this, [this] { m_stopped = false; }, Qt::QueuedConnection);

@@ -40,6 +40,8 @@ public:
     void resumeAfterStop();                    // accept work again (retrying after a stop)
     void setHostPaused(const QString &hostKey, bool paused);
     void skipHost(const QString &hostKey);
+    // Publishes statistics now and returns once they are in the context (the final snapshot needs them).
+    void publishAndWait();
 
 private:
     // Per-host scheduling state; lives as long as the shard.
