@@ -75,7 +75,6 @@ public:
 
     // Tallies from the results themselves: the only place that sees every URL's end.
     qint64 done = 0;
-    qint64 requeued = 0;
     std::array<qint64, kOutcomeCount> byOutcome{};
     QHash<QString, HostTally> hostTallies;
 
@@ -208,7 +207,6 @@ bool CrawlEngine::start(const InputSource &input, QString *error)
     d->state = CrawlState::Running;
     d->stopRequested = false;
     d->done = 0;
-    d->requeued = 0;
     d->byOutcome.fill(0);
     d->hostTallies.clear();
     d->doneAtLastSnapshot = d->failedAtLastSnapshot = d->startedAtLastSnapshot = 0;
@@ -286,8 +284,7 @@ void CrawlEngine::retry(const QList<CrawlResult> &previous)
         const NormalizedUrl normalized = normalizeUrl(old.url);
         if (!normalized.ok() || old.outcome == Outcome::Ok)
             continue; // nothing to fetch for an invalid line or a success
-        d->tally(old, -1);
-        ++d->requeued;
+        d->tally(old, -1); // its new result takes the old one's place in the counts
         Job job;
         job.id = old.id;
         job.lineNumber = old.lineNumber;
@@ -342,7 +339,7 @@ void CrawlEnginePrivate::finishIfDone()
 {
     if (state == CrawlState::Finished || state == CrawlState::Idle || !feeder || !feeder->reachedEnd.load())
         return;
-    if (done < feeder->produced.load() + requeued)
+    if (done < feeder->produced.load())
         return;
     state = CrawlState::Finished;
     resultTimer.stop();
@@ -372,9 +369,9 @@ CrawlSnapshot CrawlEnginePrivate::buildSnapshot()
     s.invalid = feeder ? feeder->invalid.load() : 0;
     s.duplicates = feeder ? feeder->duplicates.load() : 0;
     if (feeder && feeder->reachedEnd.load())
-        s.total = feeder->produced.load() + requeued;
+        s.total = feeder->produced.load();
     else if (feeder && feeder->estimatedRows.load() >= 0)
-        s.total = std::max(feeder->estimatedRows.load() - s.duplicates, feeder->produced.load()) + requeued;
+        s.total = std::max(feeder->estimatedRows.load() - s.duplicates, feeder->produced.load());
 
     LatencyHistogram all;
     LatencyHistogram recent;

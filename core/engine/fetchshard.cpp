@@ -339,6 +339,11 @@ void FetchShard::pump()
                 host->inRunnable = false;
                 continue;
             }
+            if (host->awaitingSent) {
+                m_runnable.pop_front(); // requestSent puts it back
+                host->inRunnable = false;
+                continue;
+            }
             const qint64 blockedUntil = hostBlockedUntil(host);
             if (blockedUntil > now) {
                 m_runnable.pop_front();
@@ -454,6 +459,8 @@ void FetchShard::startRequest(Host *host, Job job)
     host->jitterFactor = 1.0 + (jitter > 0 ? std::uniform_real_distribution<double>(0.0, jitter)(m_random) : 0.0);
 
     QNetworkReply *reply = nam->get(request);
+    if (m_limits.intervalMsFor(host->key) > 0)
+        host->awaitingSent = reply;
     InFlight flight;
     flight.job = std::move(job);
     flight.host = host;
@@ -471,8 +478,17 @@ void FetchShard::startRequest(Host *host, Job job)
                 steadyNowNs() + msToNs(qint64(std::max(1, m_policy.connectTimeoutS)) * 1000);
     });
     connect(reply, &QNetworkReply::requestSent, this, [this, reply] {
-        if (auto it = m_inFlight.find(reply); it != m_inFlight.end())
-            it->second.connectDeadlineNs = 0;
+        auto it = m_inFlight.find(reply);
+        if (it == m_inFlight.end())
+            return;
+        it->second.connectDeadlineNs = 0;
+        Host *sentHost = it->second.host;
+        if (sentHost->awaitingSent == reply) {
+            sentHost->awaitingSent = nullptr;
+            sentHost->lastStartNs = std::max(sentHost->lastStartNs, steadyNowNs());
+            markRunnable(sentHost);
+            pump();
+        }
     });
     if (!m_deadlineTimer.isActive())
         m_deadlineTimer.start();
@@ -546,6 +562,8 @@ void FetchShard::onFinished(QNetworkReply *reply)
     reply->deleteLater();
 
     Host *host = flight.host;
+    if (host->awaitingSent == reply)
+        host->awaitingSent = nullptr; // failed before it was written: nothing more to wait for
     --host->inFlight;
     --host->laneInFlight[size_t(flight.lane)];
     m_context->budget.release();

@@ -51,6 +51,9 @@ private:
         int inFlight = 0;
         std::vector<int> laneInFlight; // requests of this host per QNAM lane (each lane: at most 6)
         qint64 lastStartNs = 0;
+        // A paced host waits until its latest request was actually written (QNAM writes on its own
+        // thread, later than we ask); pacing then counts from that moment, as the server sees it.
+        QNetworkReply *awaitingSent = nullptr;
         double jitterFactor = 1.0; // sampled at each start: gap = interval x factor
         qint64 backoffUntilNs = 0; // server asked to wait (Retry-After)
         qint64 backoffUntilEpochMs = 0;
