@@ -1,0 +1,23 @@
+# cmake -DICON_DIR=<resources/icons/png> -DSIZES="16;22;..." -P check-icon-pngs.cmake
+# Each committed crawlscope-<N>.png must be a PNG of N x N pixels (resources/icons/render-pngs.sh
+# makes them). Reads the IHDR chunk: signature (8 bytes), length and type (8), width (4), height (4).
+foreach(size IN LISTS SIZES)
+    set(png "${ICON_DIR}/crawlscope-${size}.png")
+    if(NOT EXISTS "${png}")
+        message(FATAL_ERROR "${png} is missing: run resources/icons/render-pngs.sh")
+    endif()
+    file(READ "${png}" head LIMIT 24 HEX)
+    string(SUBSTRING "${head}" 0 16 signature)
+    string(SUBSTRING "${head}" 24 8 chunk)
+    string(SUBSTRING "${head}" 32 8 width_hex)
+    string(SUBSTRING "${head}" 40 8 height_hex)
+    if(NOT signature STREQUAL "89504e470d0a1a0a" OR NOT chunk STREQUAL "49484452")
+        message(FATAL_ERROR "${png} is not a PNG file")
+    endif()
+    math(EXPR width "0x${width_hex}")
+    math(EXPR height "0x${height_hex}")
+    if(NOT width EQUAL size OR NOT height EQUAL size)
+        message(FATAL_ERROR "${png} is ${width}x${height}, expected ${size}x${size}")
+    endif()
+    message(STATUS "crawlscope-${size}.png: ${width}x${height}")
+endforeach()
