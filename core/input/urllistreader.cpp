@@ -147,10 +147,36 @@ bool UrlDeduplicator::insert(const QString &canonicalUrl)
 {
     const quint64 hash = qHashBits(canonicalUrl.constData(), size_t(canonicalUrl.size()) * sizeof(QChar),
                                    0x9e3779b97f4a7c15ULL);
-    if (m_seen.contains(hash))
-        return false;
-    m_seen.insert(hash);
-    return true;
+    return insertHash(hash | 1); // never 0, the empty marker
+}
+
+bool UrlDeduplicator::insertHash(quint64 hash)
+{
+    if (qsizetype(m_slots.size()) * 3 <= (m_size + 1) * 4)
+        grow();
+    const size_t mask = m_slots.size() - 1;
+    // Spread the already-mixed hash over the table; linear probing keeps lookups in one cache line.
+    for (size_t i = size_t(hash >> 17) & mask;; i = (i + 1) & mask) {
+        if (m_slots[i] == hash)
+            return false;
+        if (m_slots[i] == 0) {
+            m_slots[i] = hash;
+            ++m_size;
+            return true;
+        }
+    }
+}
+
+void UrlDeduplicator::grow()
+{
+    std::vector<quint64> old;
+    old.swap(m_slots);
+    m_slots.assign(old.empty() ? 1024 : old.size() * 2, 0);
+    m_size = 0;
+    for (quint64 hash : old) {
+        if (hash != 0)
+            insertHash(hash);
+    }
 }
 
 UrlListScan scanUrlList(QIODevice *device, int maxInvalidKept, const std::function<bool(qint64)> &progress)

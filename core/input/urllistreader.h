@@ -3,11 +3,11 @@
 #include "input/urlnormalizer.h"
 
 #include <QByteArray>
-#include <QSet>
 #include <QString>
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 class QIODevice;
 
@@ -46,15 +46,20 @@ private:
     QString m_error;
 };
 
-// Remembers which canonical URLs were seen in bounded memory (8 bytes per distinct URL: a 64-bit hash;
-// a false "duplicate" needs a collision, about 1 in 3e7 for a 1M-URL list).
+// Remembers which canonical URLs were seen, in 8-16 bytes per distinct URL: a 64-bit hash in an
+// open-addressing table kept at most 3/4 full. A false "duplicate" needs a 64-bit collision (about 1 in
+// 3e7 for a 1M-URL list). The durable crawl store will replace this for lists beyond memory.
 class UrlDeduplicator {
 public:
     bool insert(const QString &canonicalUrl); // true when new
-    qsizetype size() const { return m_seen.size(); }
+    qsizetype size() const { return m_size; }
 
 private:
-    QSet<quint64> m_seen;
+    bool insertHash(quint64 hash);
+    void grow();
+
+    std::vector<quint64> m_slots; // 0 = empty; hashes are forced non-zero
+    qsizetype m_size = 0;
 };
 
 // What loading a list found, for the window's summary after loading.

@@ -146,6 +146,18 @@ private Q_SLOTS:
         QCOMPARE(scan.firstInvalid[0].lineNumber, 4);
     }
 
+    void deduplicatorGrowsAndRemembers()
+    {
+        UrlDeduplicator seen;
+        for (int i = 0; i < 50'000; ++i)
+            QVERIFY(seen.insert(QStringLiteral("http://a.test/%1").arg(i)));
+        QCOMPARE(seen.size(), 50'000);
+        for (int i = 0; i < 50'000; i += 997)
+            QVERIFY(!seen.insert(QStringLiteral("http://a.test/%1").arg(i)));
+        QVERIFY(seen.insert(QStringLiteral("http://a.test/new")));
+        QCOMPARE(seen.size(), 50'001);
+    }
+
     void retryAfterForms_data()
     {
         QTest::addColumn<QByteArray>("value");
