@@ -1,0 +1,272 @@
+// The window's models on small hand-made data, each under QAbstractItemModelTester.
+#include "models/hostsmodel.h"
+#include "models/resultfiltermodel.h"
+#include "models/resultsmodel.h"
+#include "models/resultstore.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <numeric>
+
+using crawl::CrawlResult;
+using crawl::Outcome;
+
+namespace {
+
+CrawlResult makeResult(quint64 id, const QString &url, Outcome outcome, int status = 200) {
+    CrawlResult r;
+    r.id = id;
+    r.lineNumber = qint64(id) + 1;
+    r.url = url;
+    r.host = outcome == Outcome::InvalidUrl ? QString() : QStringLiteral("127.0.0.1:8080");
+    r.finalUrl = status ? url : QString();
+    r.status = status;
+    r.outcome = outcome;
+    r.attempts = outcome == Outcome::InvalidUrl ? 0 : 1;
+    r.bytes = 1234;
+    r.contentType = QStringLiteral("text/html");
+    r.latencyMs = 42;
+    r.ttfbMs = 10;
+    if (outcome != Outcome::Ok)
+        r.error = QStringLiteral("reason for %1").arg(id);
+    r.startedAt = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000 + qint64(id), Qt::UTC);
+    r.finishedAt = r.startedAt.addMSecs(42);
+    return r;
+}
+
+crawl::HostSnapshot makeHost(const QString &host, int inFlight, int maxInFlight) {
+    crawl::HostSnapshot h;
+    h.host = host;
+    h.inFlight = inFlight;
+    h.maxInFlight = maxInFlight;
+    h.queued = 10;
+    h.done = 5;
+    h.ok = 4;
+    h.failed = 1;
+    h.p50Ms = 12;
+    h.p95Ms = 40;
+    h.lastStatus = 200;
+    return h;
+}
+
+} // namespace
+
+class TestModels : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void storeRoundTrip() {
+        ui::ResultStore store;
+        CrawlResult a = makeResult(7, QStringLiteral("http://127.0.0.1:8080/ä?x=1"), Outcome::HttpError, 404);
+        a.finalUrl = QStringLiteral("http://127.0.0.1:8080/elsewhere");
+        a.redirectChain = {a.url, a.finalUrl};
+        a.redirects = 1;
+        CrawlResult b = makeResult(8, QStringLiteral("http://127.0.0.1:8080/ok"), Outcome::Ok);
+        CrawlResult c = makeResult(9, QStringLiteral("ftp://nope"), Outcome::InvalidUrl, 0);
+        c.startedAt = QDateTime();
+        c.latencyMs = -1;
+        c.ttfbMs = -1;
+        store.append(a);
+        store.append(b);
+        store.append(c);
+        QCOMPARE(store.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const CrawlResult &want = i == 0 ? a : i == 1 ? b : c;
+            const CrawlResult got = store.result(i);
+            QCOMPARE(got.id, want.id);
+            QCOMPARE(got.url, want.url);
+            QCOMPARE(got.finalUrl, want.finalUrl);
+            QCOMPARE(got.host, want.host);
+            QCOMPARE(got.status, want.status);
+            QCOMPARE(got.outcome, want.outcome);
+            QCOMPARE(got.error, want.error);
+            QCOMPARE(got.latencyMs, want.latencyMs);
+            QCOMPARE(got.startedAt, want.startedAt);
+            QCOMPARE(got.finishedAt, want.finishedAt);
+            QCOMPARE(got.redirectChain, want.redirectChain);
+            QCOMPARE(got.contentType, want.contentType);
+        }
+        QCOMPARE(store.row(1).extraIndex, -1); // an ok result without redirects stores no extra texts
+    }
+
+    void resultsModel() {
+        ui::ResultsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        model.addResults({makeResult(0, QStringLiteral("http://a/0"), Outcome::Ok),
+                          makeResult(1, QStringLiteral("http://a/1"), Outcome::Timeout, 0),
+                          makeResult(2, QStringLiteral("http://a/2"), Outcome::HttpError, 404)});
+        QCOMPARE(inserted.size(), 1); // one insert per batch
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.failureCount(), 2);
+        QCOMPARE(model.index(2, ui::ResultsModel::StatusColumn).data().toInt(), 404);
+        QCOMPARE(model.index(1, ui::ResultsModel::OutcomeColumn).data().toString(),
+                 QStringLiteral("timeout"));
+        QCOMPARE(model.index(1, ui::ResultsModel::ErrorColumn).data().toString(),
+                 QStringLiteral("reason for 1"));
+
+        // A retried URL comes back with the same id: its row is replaced, nothing is appended.
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.addResults({makeResult(1, QStringLiteral("http://a/1"), Outcome::Ok),
+                          makeResult(3, QStringLiteral("http://a/3"), Outcome::Ok)});
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(model.index(1, ui::ResultsModel::OutcomeColumn).data().toString(), QStringLiteral("ok"));
+        QCOMPARE(model.failureCount(), 1);
+        QCOMPARE(model.rowForId(3), 3);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void filterModel() {
+        ui::ResultsModel model;
+        ui::ResultFilterModel failures;
+        failures.setResultsModel(&model);
+        failures.setFailuresOnly(true);
+        ui::ResultFilterModel all;
+        all.setResultsModel(&model);
+        QAbstractItemModelTester t1(&failures, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&all, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        model.addResults({makeResult(0, QStringLiteral("http://a/zero"), Outcome::Ok),
+                          makeResult(1, QStringLiteral("http://a/one"), Outcome::Timeout, 0),
+                          makeResult(2, QStringLiteral("http://a/two"), Outcome::HttpError, 404)});
+        QCOMPARE(all.rowCount(), 3);
+        QCOMPARE(failures.rowCount(), 2);
+        QCOMPARE(failures.index(0, ui::ResultsModel::UrlColumn).data().toString(),
+                 QStringLiteral("http://a/one"));
+
+        all.setTextFilter(QStringLiteral("TWO"));
+        QCOMPARE(all.rowCount(), 1);
+        all.setTextFilter(QStringLiteral("reason for 1")); // matches the error text
+        QCOMPARE(all.rowCount(), 1);
+        all.setTextFilter({});
+        all.setOutcomeMask(1u << unsigned(Outcome::HttpError));
+        QCOMPARE(all.rowCount(), 1);
+        all.setOutcomeMask(~0u);
+
+        // Live inserts go through the filter; a retried failure that now succeeds leaves the failures.
+        model.addResults({makeResult(3, QStringLiteral("http://a/three"), Outcome::NetworkError, 0)});
+        QCOMPARE(failures.rowCount(), 3);
+        model.addResults({makeResult(1, QStringLiteral("http://a/one"), Outcome::Ok)});
+        QCOMPARE(failures.rowCount(), 2);
+        QCOMPARE(all.rowCount(), 4);
+
+        // Sort on demand, then map back to the source.
+        all.sort(ui::ResultsModel::UrlColumn, Qt::AscendingOrder);
+        QCOMPARE(all.index(0, ui::ResultsModel::UrlColumn).data().toString(), QStringLiteral("http://a/one"));
+        QCOMPARE(all.mapToSource(all.index(0, 0)).row(), 1);
+        QCOMPARE(all.mapFromSource(model.index(1, 0)).row(), 0);
+        all.sort(ui::ResultsModel::LineColumn, Qt::DescendingOrder);
+        QCOMPARE(all.mapToSource(all.index(0, 0)).row(), 3);
+        QSignalSpy invalidated(&all, &ui::ResultFilterModel::sortInvalidated);
+        model.addResults({makeResult(4, QStringLiteral("http://a/four"), Outcome::Ok)});
+        QCOMPARE(invalidated.size(), 1);
+        QCOMPARE(all.rowCount(), 5);
+        model.clear();
+        QCOMPARE(all.rowCount(), 0);
+        QCOMPARE(failures.rowCount(), 0);
+    }
+
+    void sortMatchesReference_data() {
+        QTest::addColumn<int>("column");
+        QTest::addColumn<bool>("descending");
+        for (const int column : {int(ui::ResultsModel::UrlColumn), int(ui::ResultsModel::HostColumn),
+                                 int(ui::ResultsModel::LatencyColumn), int(ui::ResultsModel::ErrorColumn),
+                                 int(ui::ResultsModel::StatusColumn)}) {
+            QTest::addRow("col%d-asc", column) << column << false;
+            QTest::addRow("col%d-desc", column) << column << true;
+        }
+    }
+
+    void sortMatchesReference() {
+        // Long shared prefixes, equal URLs' neighbours, lengths around the 16-byte key words.
+        QFETCH(int, column);
+        QFETCH(bool, descending);
+        ui::ResultsModel model;
+        QList<CrawlResult> batch;
+        quint32 seed = 12345;
+        auto next = [&seed] { return seed = seed * 1103515245u + 12345u; };
+        for (int i = 0; i < 3000; ++i) {
+            const QString path = QString(int(next() % 40), QLatin1Char('a' + int(next() % 3)));
+            const QString url = QStringLiteral("https://host%1.example.com/").arg(next() % 5) + path +
+                                QStringLiteral("?n=%1").arg(next() % 50);
+            CrawlResult r = makeResult(quint64(i), url, next() % 4 == 0 ? Outcome::HttpError : Outcome::Ok,
+                                       next() % 2 ? 200 : 404);
+            r.host = QStringLiteral("host%1:443").arg(next() % 7);
+            r.latencyMs = qint64(next() % 100) - 1;
+            if (r.outcome == Outcome::HttpError)
+                r.error = QStringLiteral("e%1").arg(next() % 30);
+            batch.append(r);
+        }
+        model.addResults(batch);
+        ui::ResultFilterModel proxy;
+        proxy.setResultsModel(&model);
+        proxy.sort(column, descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+
+        std::vector<int> reference(size_t(model.rowCount()));
+        std::iota(reference.begin(), reference.end(), 0);
+        const ui::ResultStore &store = model.store();
+        auto compare = [&](int a, int b) -> int {
+            switch (column) {
+            case ui::ResultsModel::UrlColumn:
+                return store.urlUtf8(a).compare(store.urlUtf8(b));
+            case ui::ResultsModel::HostColumn:
+                return store.host(a).compare(store.host(b));
+            case ui::ResultsModel::LatencyColumn:
+                return (store.row(a).latencyMs > store.row(b).latencyMs) -
+                       (store.row(a).latencyMs < store.row(b).latencyMs);
+            case ui::ResultsModel::ErrorColumn:
+                return store.error(a).compare(store.error(b));
+            default:
+                return int(store.row(a).status) - int(store.row(b).status);
+            }
+        };
+        std::stable_sort(reference.begin(), reference.end(), [&](int a, int b) {
+            const int c = compare(a, b);
+            return descending ? c > 0 : c < 0;
+        });
+        for (int i = 0; i < proxy.rowCount(); ++i) {
+            if (proxy.sourceRow(i) != reference[size_t(i)])
+                QFAIL(qPrintable(QStringLiteral("row %1 differs").arg(i)));
+        }
+    }
+
+    void hostsModel() {
+        ui::HostsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setHosts({makeHost(QStringLiteral("a:80"), 1, 2)}, 0);
+        QCOMPARE(model.rowCount(), 1);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        model.setHosts({makeHost(QStringLiteral("a:80"), 2, 2), makeHost(QStringLiteral("b:80"), 0, 2)}, 0);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(inserted.size(), 1);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(reset.size(), 0);
+        QCOMPARE(model.index(0, ui::HostsModel::InFlightColumn).data(ui::HostsModel::InFlightRole).toInt(),
+                 2);
+        QCOMPARE(model.index(0, ui::HostsModel::InFlightColumn).data().toString(), QStringLiteral("2 / 2"));
+        QCOMPARE(model.rowForHost(QStringLiteral("b:80")), 1);
+
+        crawl::HostSnapshot backing = makeHost(QStringLiteral("c:80"), 0, 2);
+        backing.state = crawl::HostState::BackingOff;
+        backing.stateUntilMs = 10'000;
+        // A snapshot without a/b and with a new host: a/b keep their rows, c is appended, nothing resets.
+        model.setHosts({backing}, 7'500);
+        QCOMPARE(reset.size(), 0);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.rowForHost(QStringLiteral("c:80")), 2);
+        QCOMPARE(model.index(2, ui::HostsModel::StateColumn).data().toString(),
+                 QStringLiteral("backing off 2.5 s"));
+        QCOMPARE(model.index(0, ui::HostsModel::InFlightColumn).data(ui::HostsModel::InFlightRole).toInt(),
+                 2);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+};
+
+QTEST_MAIN(TestModels)
+#include "tst_models.moc"

@@ -1,0 +1,133 @@
+// A million results through the results model, its filter proxies and a table view: batched inserts,
+// filter and sort on demand, memory. Prints the numbers (the benchmark program measures the real GUI).
+#include "models/resultfiltermodel.h"
+#include "models/resultsmodel.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHeaderView>
+#include <QTableView>
+#include <QTest>
+
+namespace {
+
+qint64 rssKiB() {
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    const QList<QByteArray> lines = status.readAll().split('\n');
+    for (const QByteArray &line : lines) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    }
+    return -1;
+}
+
+crawl::CrawlResult makeResult(quint64 id) {
+    crawl::CrawlResult r;
+    r.id = id;
+    r.lineNumber = qint64(id) + 1;
+    const int host = int(id % 50);
+    r.host = QStringLiteral("host%1.example.com:443").arg(host);
+    r.url = QStringLiteral("https://host%1.example.com/catalog/item/%2?ref=list").arg(host).arg(id);
+    const bool failed = id % 20 == 0;
+    r.outcome = failed ? crawl::Outcome::HttpError : crawl::Outcome::Ok;
+    r.status = failed ? 404 : 200;
+    r.finalUrl = r.url;
+    r.attempts = 1;
+    r.bytes = 5000 + qint64(id % 997);
+    r.contentType = QStringLiteral("text/html; charset=utf-8");
+    r.latencyMs = qint64(id % 400);
+    r.ttfbMs = r.latencyMs / 2;
+    if (failed)
+        r.error = QStringLiteral("HTTP 404 Not Found");
+    r.startedAt = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000 + qint64(id), Qt::UTC);
+    r.finishedAt = r.startedAt.addMSecs(r.latencyMs);
+    return r;
+}
+
+} // namespace
+
+class TestResultsScale : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void millionRows() {
+        const int total = qEnvironmentVariableIntValue("CRAWLSCOPE_SCALE_ROWS") > 0
+                              ? qEnvironmentVariableIntValue("CRAWLSCOPE_SCALE_ROWS")
+                              : 1'000'000;
+        const int batch = 1000;
+        ui::ResultsModel model;
+        ui::ResultFilterModel all;
+        all.setResultsModel(&model);
+        ui::ResultFilterModel failures;
+        failures.setResultsModel(&model);
+        failures.setFailuresOnly(true);
+        QTableView view;
+        view.setModel(&all);
+        view.verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        view.verticalHeader()->setDefaultSectionSize(22);
+        view.resize(1200, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+        const qint64 rssBefore = rssKiB();
+        QElapsedTimer clock;
+        qint64 makeNs = 0;
+        qint64 insertNs = 0;
+        qint64 worstBatchNs = 0;
+        for (int first = 0; first < total; first += batch) {
+            clock.start();
+            QList<crawl::CrawlResult> results;
+            results.reserve(batch);
+            for (int i = first; i < std::min(total, first + batch); ++i)
+                results.append(makeResult(quint64(i)));
+            makeNs += clock.nsecsElapsed();
+            clock.start();
+            model.addResults(results);
+            const qint64 ns = clock.nsecsElapsed();
+            insertNs += ns;
+            worstBatchNs = std::max(worstBatchNs, ns);
+            if (first % 100'000 == 0)
+                QCoreApplication::processEvents(); // let the view repaint as it would between batches
+        }
+        QCOMPARE(model.rowCount(), total);
+        QCOMPARE(all.rowCount(), total);
+        QCOMPARE(failures.rowCount(), total / 20);
+        const qint64 rssAfter = rssKiB();
+        qInfo("insert %d rows in batches of %d: %.0f ms in the model+proxies+view (worst batch %.1f ms); "
+              "building the values took %.0f ms",
+              total, batch, insertNs / 1e6, worstBatchNs / 1e6, makeNs / 1e6);
+        qInfo("store: %.1f MB (%.0f bytes/row); process RSS grew %.1f MB", model.store().memoryBytes() / 1e6,
+              double(model.store().memoryBytes()) / total, (rssAfter - rssBefore) / 1024.0);
+
+        clock.start();
+        view.scrollToBottom();
+        QCoreApplication::processEvents();
+        view.scrollTo(all.index(total / 2, 0));
+        QCoreApplication::processEvents();
+        qInfo("scroll to bottom and middle with repaint: %.1f ms", clock.nsecsElapsed() / 1e6);
+
+        clock.start();
+        all.setTextFilter(QStringLiteral("item/12345"));
+        const qint64 filterNs = clock.nsecsElapsed();
+        QVERIFY(all.rowCount() > 0);
+        qInfo("text filter over %d rows: %.0f ms (%d match)", total, filterNs / 1e6, all.rowCount());
+        clock.start();
+        all.setTextFilter({});
+        all.setOutcomeMask(1u << unsigned(crawl::Outcome::HttpError));
+        qInfo("outcome filter: %.0f ms (%d rows)", clock.nsecsElapsed() / 1e6, all.rowCount());
+        all.setOutcomeMask(~0u);
+
+        clock.start();
+        all.sort(ui::ResultsModel::LatencyColumn, Qt::DescendingOrder);
+        QCoreApplication::processEvents();
+        qInfo("sort by latency on demand: %.0f ms", clock.nsecsElapsed() / 1e6);
+        QCOMPARE(all.index(0, ui::ResultsModel::LatencyColumn).data(ui::ResultsModel::SortRole).toInt(), 399);
+        clock.start();
+        all.sort(ui::ResultsModel::UrlColumn, Qt::AscendingOrder);
+        qInfo("sort by URL on demand: %.0f ms", clock.nsecsElapsed() / 1e6);
+    }
+};
+
+QTEST_MAIN(TestResultsScale)
+#include "tst_resultsscale.moc"

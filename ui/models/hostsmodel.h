@@ -1,0 +1,61 @@
+#pragma once
+
+#include "model/crawlsnapshot.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QList>
+
+namespace ui {
+
+// One row per host from the engine's snapshots, keyed by host: each snapshot becomes one ranged
+// dataChanged for the known hosts and one insert for new ones; only clear() (a new crawl) resets.
+class HostsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        HostColumn,
+        StateColumn,
+        InFlightColumn,
+        QueuedColumn,
+        DoneColumn,
+        OkColumn,
+        FailedColumn,
+        RetriesColumn,
+        Status429Column,
+        P50Column,
+        P95Column,
+        LastStatusColumn,
+        IntervalColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole, // numbers sort as numbers
+        InFlightRole,            // int
+        MaxInFlightRole,         // int
+        HostKeyRole,             // QString "host:port"
+        StateRole,               // int(crawl::HostState)
+    };
+
+    explicit HostsModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // `nowMs` (epoch ms) drives the countdowns of waiting hosts.
+    void setHosts(const QList<crawl::HostSnapshot> &hosts, qint64 nowMs);
+    void clear();
+    const crawl::HostSnapshot &host(int row) const { return m_hosts[row]; }
+    int rowForHost(const QString &hostKey) const { return m_rowByHost.value(hostKey, -1); }
+
+    static QString stateText(const crawl::HostSnapshot &host, qint64 nowMs);
+
+private:
+    QList<crawl::HostSnapshot> m_hosts;
+    QHash<QString, int> m_rowByHost;
+    qint64 m_nowMs = 0;
+};
+
+} // namespace ui

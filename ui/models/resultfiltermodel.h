@@ -1,0 +1,72 @@
+#pragma once
+
+#include <QAbstractProxyModel>
+#include <QByteArray>
+#include <QString>
+
+#include <vector>
+
+namespace ui {
+
+class ResultsModel;
+
+// A filtering, sort-on-demand view of a ResultsModel that stays cheap at a million rows.
+//
+// QSortFilterProxyModel keeps two mappings per row and re-sorts on every insert when dynamic sorting is
+// on; here the proxy is one vector of source rows. New source rows that pass the filter are appended in
+// one insert per batch; sort() orders the current rows once (new rows then append unsorted and
+// sortInvalidated() tells the view to drop its sort indicator).
+class ResultFilterModel : public QAbstractProxyModel {
+    Q_OBJECT
+public:
+    explicit ResultFilterModel(QObject *parent = nullptr);
+
+    void setResultsModel(ResultsModel *model);
+    ResultsModel *resultsModel() const { return m_results; }
+
+    // Bit i set = outcome i shown. failuresOnly() hides ok rows whatever the mask.
+    void setOutcomeMask(quint32 mask);
+    quint32 outcomeMask() const { return m_outcomeMask; }
+    void setFailuresOnly(bool on);
+    bool failuresOnly() const { return m_failuresOnly; }
+    // Case-insensitive substring of the URL, host or error.
+    void setTextFilter(const QString &text);
+    QString textFilter() const { return m_text; }
+
+    int sourceRow(int proxyRow) const { return m_rows[size_t(proxyRow)]; }
+    bool acceptsSourceRow(int sourceRow) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    QModelIndex sibling(int row, int column, const QModelIndex &idx) const override;
+    bool hasChildren(const QModelIndex &parent = {}) const override;
+    QModelIndex mapToSource(const QModelIndex &proxyIndex) const override;
+    QModelIndex mapFromSource(const QModelIndex &sourceIndex) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+Q_SIGNALS:
+    void sortInvalidated();
+
+private:
+    void refilter();
+    void refilterRows();
+    void onRowsInserted(const QModelIndex &parent, int first, int last);
+    void onDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles);
+    void rebuildReverseMap();
+
+    ResultsModel *m_results = nullptr;
+    std::vector<int> m_rows;      // proxy row -> source row
+    std::vector<int> m_proxyRows; // source row -> proxy row, -1 when filtered out
+    quint32 m_outcomeMask = ~0u;
+    bool m_failuresOnly = false;
+    QString m_text;
+    QByteArray m_textLatin1; // lower-cased, set when the filter is pure ASCII: byte search on UTF-8 URLs
+    mutable std::vector<qint8> m_stringMatches; // per interned host/content type: -1 unknown, 0/1
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+};
+
+} // namespace ui

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "models/resultstore.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QList>
+
+#include <vector>
+
+namespace ui {
+
+// Every finished URL of the crawl, one row each, in arrival order. Rows are only appended (one
+// beginInsertRows per engine batch) or replaced in place when a result with a known id arrives again
+// (a retried URL), so row numbers are stable for the life of a crawl.
+class ResultsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        LineColumn,
+        UrlColumn,
+        HostColumn,
+        OutcomeColumn,
+        StatusColumn,
+        AttemptsColumn,
+        LatencyColumn,
+        BytesColumn,
+        ContentTypeColumn,
+        ErrorColumn,
+        FinishedColumn,
+        ColumnCount
+    };
+    enum Role {
+        OutcomeRole = Qt::UserRole, // int(crawl::Outcome)
+        IdRole,                     // quint64
+        SortRole,                   // a number or string that sorts naturally
+    };
+
+    explicit ResultsModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // Appends new results and replaces rows whose id is already present (retries).
+    void addResults(const QList<crawl::CrawlResult> &results);
+    void clear();
+
+    const ResultStore &store() const { return m_store; }
+    crawl::CrawlResult result(int row) const { return m_store.result(row); }
+    int rowForId(quint64 id) const; // -1 when unknown
+    qint64 failureCount() const { return m_failures; }
+
+Q_SIGNALS:
+    void rowsReplaced(int first, int last);
+
+private:
+    void setRowForId(quint64 id, int row);
+
+    ResultStore m_store;
+    // id -> row. Engine ids are dense (input order), so a vector indexed by id costs 4 bytes a row;
+    // ids far beyond the row count (not expected) go to a hash.
+    std::vector<qint32> m_rowById;
+    QHash<quint64, qint32> m_sparseRowById;
+    qint64 m_failures = 0;
+    qint64 m_utcOffsetMs = 0; // local time for the Finished column, taken when a crawl starts
+};
+
+} // namespace ui

@@ -1,0 +1,180 @@
+#include "models/resultstore.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ui {
+
+namespace {
+
+qint64 toMs(const QDateTime &time) {
+    return time.isValid() ? time.toMSecsSinceEpoch() : ResultStore::kNoTime;
+}
+
+QDateTime fromMs(qint64 ms) {
+    return ms == ResultStore::kNoTime ? QDateTime() : QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+}
+
+template <typename T> T clampTo(qint64 value) {
+    return T(std::clamp<qint64>(value, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+}
+
+} // namespace
+
+static_assert(sizeof(ResultStore::Row) == 72, "keep the row compact: a million of them are held");
+
+void ResultStore::clear() {
+    m_rows.clear();
+    m_rows.shrink_to_fit();
+    m_size = 0;
+    m_arena.clear();
+    m_arena.shrink_to_fit();
+    m_extras.clear();
+    m_strings.assign(1, QString());
+    m_stringIds.clear();
+}
+
+void ResultStore::reserve(qsizetype rows) {
+    m_rows.reserve((size_t(rows) >> kRowChunkBits) + 1);
+}
+
+quint32 ResultStore::intern(const QString &text) {
+    if (text.isEmpty())
+        return 0;
+    const auto it = m_stringIds.constFind(text);
+    if (it != m_stringIds.cend())
+        return it.value();
+    const auto id = quint32(m_strings.size());
+    m_strings.push_back(text);
+    m_stringIds.insert(text, id);
+    return id;
+}
+
+ResultStore::Row ResultStore::makeRow(const crawl::CrawlResult &result) {
+    Row row;
+    row.id = result.id;
+    row.lineNumber = result.lineNumber;
+    row.bytes = result.bytes;
+    row.finishedAtMs = toMs(result.finishedAt);
+    if (result.startedAt.isValid() && result.finishedAt.isValid()) {
+        row.startedBeforeFinishMs =
+            clampTo<qint32>(result.finishedAt.toMSecsSinceEpoch() - result.startedAt.toMSecsSinceEpoch());
+    } else if (result.startedAt.isValid()) { // no finish time (not expected): keep the start in its place
+        row.finishedAtMs = result.startedAt.toMSecsSinceEpoch();
+        row.flags |= kStartOnly;
+    }
+    const QByteArray url = result.url.toUtf8();
+    const size_t length = std::min<size_t>(size_t(url.size()), (size_t(1) << 24) - 1);
+    if (m_arena.empty() || m_arena.back().capacity() - m_arena.back().size() < length) {
+        m_arena.emplace_back();
+        m_arena.back().reserve(std::max(kArenaChunk, length));
+    }
+    std::vector<char> &chunk = m_arena.back();
+    row.urlRef = (quint64(m_arena.size() - 1) << 32) | quint64(chunk.size());
+    row.urlLength = quint32(length);
+    chunk.insert(chunk.end(), url.cbegin(), url.cbegin() + qsizetype(length));
+    row.hostId = intern(result.host);
+    row.contentTypeId = intern(result.contentType);
+    row.latencyMs = clampTo<qint32>(result.latencyMs);
+    row.ttfbMs = clampTo<qint32>(result.ttfbMs);
+    row.status = clampTo<quint16>(result.status);
+    row.outcome = quint32(result.outcome) & 0xf;
+    row.attempts = clampTo<quint8>(result.attempts);
+    row.redirects = clampTo<quint8>(result.redirects);
+    const bool finalIsUrl = !result.finalUrl.isEmpty() && result.finalUrl == result.url;
+    const bool finalDiffers = !result.finalUrl.isEmpty() && !finalIsUrl;
+    if (finalIsUrl)
+        row.flags |= kFinalIsUrl;
+    if (finalDiffers || !result.error.isEmpty() || !result.redirectChain.isEmpty()) {
+        row.extraIndex = qint32(m_extras.size());
+        m_extras.push_back({finalDiffers ? result.finalUrl : QString(), result.error, result.redirectChain});
+    }
+    return row;
+}
+
+void ResultStore::append(const crawl::CrawlResult &result) {
+    if (m_rows.empty() || m_rows.back().size() == kRowChunkMask + 1) {
+        m_rows.emplace_back();
+        m_rows.back().reserve(kRowChunkMask + 1);
+    }
+    m_rows.back().push_back(makeRow(result));
+    ++m_size;
+}
+
+void ResultStore::replace(qsizetype row, const crawl::CrawlResult &result) {
+    // The old URL bytes and extra stay in the arena: replacements (retries) are rare.
+    mutableRow(row) = makeRow(result);
+}
+
+QByteArrayView ResultStore::urlUtf8(qsizetype i) const {
+    const Row &r = row(i);
+    return QByteArrayView(m_arena[size_t(r.urlRef >> 32)].data() + (r.urlRef & 0xffffffffu),
+                          qsizetype(r.urlLength));
+}
+
+QString ResultStore::url(qsizetype i) const {
+    return QString::fromUtf8(urlUtf8(i));
+}
+
+QString ResultStore::finalUrl(qsizetype i) const {
+    const Row &r = row(i);
+    if (r.extraIndex >= 0 && !m_extras[size_t(r.extraIndex)].finalUrl.isEmpty())
+        return m_extras[size_t(r.extraIndex)].finalUrl;
+    return (r.flags & kFinalIsUrl) ? url(i) : QString();
+}
+
+QString ResultStore::error(qsizetype i) const {
+    const Row &r = row(i);
+    return r.extraIndex >= 0 ? m_extras[size_t(r.extraIndex)].error : QString();
+}
+
+QStringList ResultStore::redirectChain(qsizetype i) const {
+    const Row &r = row(i);
+    return r.extraIndex >= 0 ? m_extras[size_t(r.extraIndex)].redirectChain : QStringList();
+}
+
+crawl::CrawlResult ResultStore::result(qsizetype i) const {
+    const Row &r = row(i);
+    crawl::CrawlResult result;
+    result.id = r.id;
+    result.lineNumber = r.lineNumber;
+    result.url = url(i);
+    result.finalUrl = finalUrl(i);
+    result.host = host(i);
+    result.status = r.status;
+    result.outcome = crawl::Outcome(r.outcome);
+    result.attempts = r.attempts;
+    result.redirects = r.redirects;
+    result.bytes = r.bytes;
+    result.contentType = contentType(i);
+    result.latencyMs = r.latencyMs;
+    result.ttfbMs = r.ttfbMs;
+    result.error = error(i);
+    if (r.flags & kStartOnly) {
+        result.startedAt = fromMs(r.finishedAtMs);
+    } else {
+        result.finishedAt = fromMs(r.finishedAtMs);
+        if (r.startedBeforeFinishMs != kNoDelta && r.finishedAtMs != kNoTime)
+            result.startedAt = fromMs(r.finishedAtMs - r.startedBeforeFinishMs);
+    }
+    result.redirectChain = redirectChain(i);
+    return result;
+}
+
+qint64 ResultStore::memoryBytes() const {
+    qint64 bytes = 0;
+    for (const std::vector<Row> &chunk : m_rows)
+        bytes += qint64(chunk.capacity() * sizeof(Row));
+    for (const std::vector<char> &chunk : m_arena)
+        bytes += qint64(chunk.capacity());
+    for (const Extra &extra : m_extras) {
+        bytes += qint64(sizeof(Extra)) + 2 * (extra.finalUrl.size() + extra.error.size());
+        for (const QString &hop : extra.redirectChain)
+            bytes += 2 * hop.size() + 24;
+    }
+    for (const QString &s : m_strings)
+        bytes += 2 * s.size() + 24 + 32; // the string and its hash entry
+    return bytes;
+}
+
+} // namespace ui

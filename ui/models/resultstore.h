@@ -1,0 +1,102 @@
+#pragma once
+
+#include "model/crawlresult.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QHash>
+#include <QString>
+#include <QStringList>
+
+#include <limits>
+#include <vector>
+
+namespace ui {
+
+// Compact, append-mostly storage for up to millions of CrawlResults.
+//
+// A CrawlResult is ~250 bytes of QStrings and QDateTimes; a million of them would cost far more than the
+// crawl itself. Here each result is one fixed-size row (numbers, interned host and content type ids)
+// plus its URL as UTF-8 in one shared byte arena; the rarely present texts (final URL when it differs,
+// error, redirect chain) live in a side table referenced only by the rows that need them.
+class ResultStore {
+public:
+    // 72 bytes. Times are epoch ms; the start is kept as its distance to the finish.
+    struct Row {
+        quint64 id = 0;
+        qint64 lineNumber = 0;
+        qint64 bytes = 0;
+        qint64 finishedAtMs = kNoTime;
+        quint64 urlRef = 0; // arena chunk << 32 | offset in chunk
+        qint32 startedBeforeFinishMs = kNoDelta;
+        quint32 urlLength : 24 = 0; // UTF-8 bytes
+        quint32 outcome : 4 = 0;
+        quint32 flags : 4 = 0; // kFinalIsUrl, kStartOnly
+        quint32 hostId = 0;
+        quint32 contentTypeId = 0;
+        qint32 latencyMs = -1;
+        qint32 ttfbMs = -1;
+        qint32 extraIndex = -1; // -1: no final URL/error/redirect chain worth storing
+        quint16 status = 0;
+        quint8 attempts = 0;
+        quint8 redirects = 0;
+    };
+    static constexpr qint64 kNoTime = std::numeric_limits<qint64>::min();
+    static constexpr qint32 kNoDelta = std::numeric_limits<qint32>::min();
+    static constexpr quint32 kFinalIsUrl = 1;
+    static constexpr quint32 kStartOnly = 2; // finishedAtMs holds the start (no finish time known)
+
+    qsizetype size() const { return m_size; }
+    bool isEmpty() const { return m_size == 0; }
+    void clear();
+    void reserve(qsizetype rows);
+
+    void append(const crawl::CrawlResult &result);
+    void replace(qsizetype row, const crawl::CrawlResult &result);
+
+    const Row &row(qsizetype i) const {
+        return m_rows[size_t(i) >> kRowChunkBits][size_t(i) & kRowChunkMask];
+    }
+    crawl::CrawlResult result(qsizetype i) const; // the full value, rebuilt
+
+    // Cheap per-field accessors for views and filters.
+    QByteArrayView urlUtf8(qsizetype i) const;
+    QString url(qsizetype i) const;
+    const QString &host(qsizetype i) const { return m_strings[row(i).hostId]; }
+    const QString &contentType(qsizetype i) const { return m_strings[row(i).contentTypeId]; }
+    crawl::Outcome outcome(qsizetype i) const { return crawl::Outcome(row(i).outcome); }
+    // The interned texts (hosts, content types); id 0 is the empty string.
+    qsizetype stringCount() const { return qsizetype(m_strings.size()); }
+    const QString &string(quint32 id) const { return m_strings[id]; }
+    QString finalUrl(qsizetype i) const;
+    QString error(qsizetype i) const;
+    QStringList redirectChain(qsizetype i) const;
+
+    // Approximate heap bytes held (for benchmarks and the About box).
+    qint64 memoryBytes() const;
+
+private:
+    struct Extra {
+        QString finalUrl; // only when it differs from the URL
+        QString error;
+        QStringList redirectChain;
+    };
+    Row makeRow(const crawl::CrawlResult &result);
+    quint32 intern(const QString &text);
+    Row &mutableRow(qsizetype i) { return m_rows[size_t(i) >> kRowChunkBits][size_t(i) & kRowChunkMask]; }
+
+    // Rows and URL bytes live in fixed-size chunks: growing never copies what is stored (no stall
+    // when a million-row vector would reallocate) and no capacity is wasted beyond the last chunk.
+    static constexpr size_t kRowChunkBits = 16;
+    static constexpr size_t kRowChunkMask = (size_t(1) << kRowChunkBits) - 1;
+    static constexpr size_t kArenaChunk = size_t(1) << 20;
+
+    std::vector<std::vector<Row>> m_rows;
+    qsizetype m_size = 0;
+    std::vector<std::vector<char>> m_arena;
+    std::vector<Extra> m_extras;
+    std::vector<QString> m_strings{QString()}; // id 0 is the empty string
+    QHash<QString, quint32> m_stringIds;
+};
+
+} // namespace ui
