@@ -494,16 +494,24 @@ void FetchShard::startRequest(Host *host, Job job)
         m_deadlineTimer.start();
 }
 
-void FetchShard::onMetaData(QNetworkReply *reply)
+FetchShard::InFlight *FetchShard::responding(QNetworkReply *reply)
 {
     auto it = m_inFlight.find(reply);
     if (it == m_inFlight.end())
-        return;
+        return nullptr;
     InFlight &flight = it->second;
     flight.connectDeadlineNs = 0;
     if (flight.ttfbNs == 0)
         flight.ttfbNs = steadyNowNs();
-    flight.contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
+    return &flight;
+}
+
+void FetchShard::onMetaData(QNetworkReply *reply)
+{
+    InFlight *flight = responding(reply);
+    if (!flight)
+        return;
+    flight->contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
     const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
     if (length.isValid() && length.toLongLong() > m_policy.maxBodyBytes)
         abortInFlight(reply, AbortReason::TooLarge);
@@ -511,16 +519,12 @@ void FetchShard::onMetaData(QNetworkReply *reply)
 
 void FetchShard::onReadyRead(QNetworkReply *reply)
 {
-    auto it = m_inFlight.find(reply);
-    if (it == m_inFlight.end())
+    InFlight *flight = responding(reply);
+    if (!flight)
         return;
-    InFlight &flight = it->second;
-    flight.connectDeadlineNs = 0;
-    if (flight.ttfbNs == 0)
-        flight.ttfbNs = steadyNowNs();
     // The body is counted and dropped: the engine reports on it, it does not keep it.
-    flight.bytes += reply->skip(reply->bytesAvailable());
-    if (flight.bytes > m_policy.maxBodyBytes)
+    flight->bytes += reply->skip(reply->bytesAvailable());
+    if (flight->bytes > m_policy.maxBodyBytes)
         abortInFlight(reply, AbortReason::TooLarge);
 }
 

@@ -97,6 +97,7 @@ private:
 
     void startRequest(Host *host, Job job);
     QNetworkAccessManager *laneFor(Host *host, int *laneIndex);
+    InFlight *responding(QNetworkReply *reply); // a response is arriving: no connect deadline any more
     void onMetaData(QNetworkReply *reply);
     void onReadyRead(QNetworkReply *reply);
     void onFinished(QNetworkReply *reply);

@@ -1,5 +1,6 @@
 // Runs the real crawlscope executable (headless) against a TestSite on loopback: exit codes, the CSV
 // contract, input forms, the JSON summary, formula neutralization and a clean SIGINT.
+#include "loopbacksite.h"
 #include "testsite.h"
 
 #include <QFile>
@@ -35,29 +36,6 @@ enum Column {
     ContentType,
     Error = 11
 };
-
-struct Site {
-    TestSite server;
-    QStringList hosts;
-    QString url(int host, const QString &target) const { return server.baseUrl(hosts.at(host)) + target; }
-};
-
-std::unique_ptr<Site> makeSite(int count, QString *error) {
-    auto site = std::make_unique<Site>();
-    for (int i = 0; i < count; ++i) {
-        const QString host =
-            site->server.addHost(QHostAddress(QStringLiteral("127.0.0.%1").arg(i + 2)), 0, error);
-        if (host.isEmpty())
-            return nullptr;
-        site->hosts << host;
-    }
-    return site;
-}
-
-#define MAKE_SITE(var, count)                                                                                \
-    QString var##Error_;                                                                                     \
-    const std::unique_ptr<Site> var = makeSite(count, &var##Error_);                                         \
-    QVERIFY2(var, qPrintable(var##Error_))
 
 // RFC 4180: records of fields; sets *ok = false on an unterminated quote or a record not ended by a line
 // break (a half-written row).

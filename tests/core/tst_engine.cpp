@@ -4,6 +4,7 @@
 #include "engine/crawlengine.h"
 #include "input/urlnormalizer.h"
 #include "model/outcome.h"
+#include "loopbacksite.h"
 #include "testsite.h"
 
 #include <QDateTime>
@@ -31,33 +32,6 @@ constexpr qint64 kNsPerMs = 1'000'000;
 double nsToMs(qint64 ns) {
     return double(ns) / double(kNsPerMs);
 }
-
-// A TestSite listening as `count` hosts: 127.0.0.2, 127.0.0.3, ...
-struct Site {
-    TestSite server;
-    QStringList hosts; // "127.0.0.x:port"
-
-    QString url(int host, const QString &target) const { return server.baseUrl(hosts.at(host)) + target; }
-    QList<RequestRecord> requests(int host) const { return server.requests(hosts.at(host)); }
-    int peak(int host) const { return server.hostRecord(hosts.at(host)).peakInFlight; }
-};
-
-std::unique_ptr<Site> makeSite(int count, QString *error) {
-    auto site = std::make_unique<Site>();
-    for (int i = 0; i < count; ++i) {
-        const QString host =
-            site->server.addHost(QHostAddress(QStringLiteral("127.0.0.%1").arg(i + 2)), 0, error);
-        if (host.isEmpty())
-            return nullptr;
-        site->hosts << host;
-    }
-    return site;
-}
-
-#define MAKE_SITE(var, count)                                                                                \
-    QString var##Error_;                                                                                     \
-    const std::unique_ptr<Site> var = makeSite(count, &var##Error_);                                         \
-    QVERIFY2(var, qPrintable(var##Error_))
 
 // A crawl engine with everything it emits captured.
 class Crawl {
