@@ -13,21 +13,18 @@
 
 namespace {
 
-void print(FILE *stream, const QString &text)
-{
+void print(FILE *stream, const QString &text) {
     const QByteArray bytes = text.toLocal8Bit();
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
 }
 
-bool displayAvailable()
-{
+bool displayAvailable() {
     return qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY") ||
            qEnvironmentVariableIsSet("QT_QPA_PLATFORM");
 }
 
 // The demo wants a crawl that shows every behaviour within a minute; flags given explicitly still win.
-void applyDemoDefaults(crawl::CommandLineOptions *o)
-{
+void applyDemoDefaults(crawl::CommandLineOptions *o) {
     const auto unless = [o](const char *flag, auto apply) {
         if (!o->explicitFlags.contains(QLatin1String(flag)))
             apply();
@@ -42,24 +39,27 @@ void applyDemoDefaults(crawl::CommandLineOptions *o)
     unless("max-bytes", [o] { o->policy.maxBodyBytes = 1 << 20; });
 }
 
-double demoScale()
-{
+double demoScale() {
     bool ok = false;
     const double scale = qEnvironmentVariable("CRAWLSCOPE_DEMO_SCALE").toDouble(&ok);
     return ok && scale > 0 ? scale : 1.0;
 }
 
-int runHeadlessDemo(crawl::CommandLineOptions options)
-{
+int runHeadlessDemo(crawl::CommandLineOptions options) {
     applyDemoDefaults(&options);
     testsite::DemoSite demo(demoScale());
     if (!demo.isListening()) {
-        print(stderr, QStringLiteral("crawlscope: the demo site could not start: %1\n").arg(demo.errorString()));
+        print(stderr,
+              QStringLiteral("crawlscope: the demo site could not start: %1\n").arg(demo.errorString()));
         return crawl::ExitUsage;
     }
     QString banner = QStringLiteral("crawlscope demo: crawling the built-in site on loopback\n");
     for (const auto &profile : demo.profiles())
-        banner += QStringLiteral("  %1  %2  (%3 URLs) %4\n").arg(profile.host, -22).arg(profile.name, -12).arg(profile.urls).arg(profile.description);
+        banner += QStringLiteral("  %1  %2  (%3 URLs) %4\n")
+                      .arg(profile.host, -22)
+                      .arg(profile.name, -12)
+                      .arg(profile.urls)
+                      .arg(profile.description);
     print(stderr, banner);
     return crawl::runHeadless(options, crawl::InputSource::fromText(demo.urlList()),
                               QStringLiteral("crawlscope-demo.csv"));
@@ -67,14 +67,14 @@ int runHeadlessDemo(crawl::CommandLineOptions options)
 
 } // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
     const crawl::CommandLineParse parsed = crawl::parseCommandLine(arguments);
     if (!parsed.ok) {
-        print(stderr, QStringLiteral("crawlscope: %1\nTry 'crawlscope --help' for more information.\n").arg(parsed.error));
+        print(stderr, QStringLiteral("crawlscope: %1\nTry 'crawlscope --help' for more information.\n")
+                          .arg(parsed.error));
         return crawl::ExitUsage;
     }
     const crawl::CommandLineOptions &options = parsed.options;
@@ -114,7 +114,8 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(CRAWLSCOPE_VERSION));
     if (options.demo)
         return runHeadlessDemo(options);
-    const crawl::InputSource input = options.input == QLatin1String("-") ? crawl::InputSource::fromStdin()
-                                                                        : crawl::InputSource::fromFile(options.input);
+    const crawl::InputSource input = options.input == QLatin1String("-")
+                                         ? crawl::InputSource::fromStdin()
+                                         : crawl::InputSource::fromFile(options.input);
     return crawl::runHeadless(options, input);
 }

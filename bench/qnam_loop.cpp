@@ -18,12 +18,11 @@
 #include <QThread>
 #include <QUrl>
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <sys/resource.h>
 #include <vector>
 
 namespace {
@@ -45,15 +44,16 @@ struct Totals {
 class LoopWorker {
 public:
     LoopWorker(std::vector<HostQueue> hosts, int globalLimit, int perHost, Totals *totals, QThread *thread)
-        : m_hosts(std::move(hosts)), m_globalLimit(std::max(1, globalLimit)), m_perHost(std::max(1, perHost)),
-          m_totals(totals), m_thread(thread)
-    {
+        : m_hosts(std::move(hosts))
+        , m_globalLimit(std::max(1, globalLimit))
+        , m_perHost(std::max(1, perHost))
+        , m_totals(totals)
+        , m_thread(thread) {
         for (const HostQueue &h : m_hosts)
             m_remaining += static_cast<qint64>(h.urls.size());
     }
 
-    void start(QObject *context)
-    {
+    void start(QObject *context) {
         m_nam = std::make_unique<QNetworkAccessManager>();
         m_context = context;
         if (m_remaining == 0) {
@@ -63,15 +63,13 @@ public:
         pump();
     }
 
-    void finishAndQuit()
-    {
+    void finishAndQuit() {
         m_nam.reset();
         m_thread->quit();
     }
 
 private:
-    void pump()
-    {
+    void pump() {
         const std::size_t hostCount = m_hosts.size();
         while (m_inFlight < m_globalLimit) {
             bool started = false;
@@ -90,21 +88,18 @@ private:
         }
     }
 
-    void dispatch(std::size_t hostIndex)
-    {
+    void dispatch(std::size_t hostIndex) {
         HostQueue &h = m_hosts[hostIndex];
         QNetworkRequest request(h.urls[h.next++]);
         request.setHeader(QNetworkRequest::UserAgentHeader, QStringLiteral("bench-qnam-loop/1.0"));
         ++h.inFlight;
         ++m_inFlight;
         QNetworkReply *reply = m_nam->get(request);
-        QObject::connect(reply, &QNetworkReply::finished, m_context, [this, reply, hostIndex] {
-            onFinished(reply, hostIndex);
-        });
+        QObject::connect(reply, &QNetworkReply::finished, m_context,
+                         [this, reply, hostIndex] { onFinished(reply, hostIndex); });
     }
 
-    void onFinished(QNetworkReply *reply, std::size_t hostIndex)
-    {
+    void onFinished(QNetworkReply *reply, std::size_t hostIndex) {
         const QByteArray body = reply->readAll();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const bool ok = reply->error() == QNetworkReply::NoError && status >= 200 && status < 400;
@@ -133,18 +128,16 @@ private:
     qint64 m_remaining = 0;
 };
 
-double cpuSeconds()
-{
+double cpuSeconds() {
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
-    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec)
-        + static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 } // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("bench-qnam-loop"));
 
@@ -157,8 +150,9 @@ int main(int argc, char **argv)
                                      QStringLiteral("n"), QStringLiteral("64"));
     const QCommandLineOption hostOpt(QStringLiteral("per-host"), QStringLiteral("per-host in-flight (8)"),
                                      QStringLiteral("n"), QStringLiteral("8"));
-    const QCommandLineOption threadOpt(QStringLiteral("threads"), QStringLiteral("threads, one QNAM each (1)"),
-                                       QStringLiteral("n"), QStringLiteral("1"));
+    const QCommandLineOption threadOpt(QStringLiteral("threads"),
+                                       QStringLiteral("threads, one QNAM each (1)"), QStringLiteral("n"),
+                                       QStringLiteral("1"));
     parser.addOptions({inputOpt, concOpt, hostOpt, threadOpt});
     parser.process(app);
 
@@ -215,7 +209,8 @@ int main(int argc, char **argv)
         thread->start();
         LoopWorker *w = worker.get();
         QObject *ctx = context.get();
-        QMetaObject::invokeMethod(ctx, [w, ctx] { w->start(ctx); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            ctx, [w, ctx] { w->start(ctx); }, Qt::QueuedConnection);
         qthreads.push_back(std::move(thread));
         contexts.push_back(std::move(context));
         workers.push_back(std::move(worker));

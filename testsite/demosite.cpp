@@ -28,15 +28,13 @@ const Spec kSpecs[] = {
     {"tarpit", "mostly normal, but a few URLs hang or trickle, and two bodies are huge (30/50 MB)", 200},
 };
 
-int scaled(int n, double scale, int minimum)
-{
+int scaled(int n, double scale, int minimum) {
     return std::max(minimum, int(std::lround(n * scale)));
 }
 
 } // namespace
 
-DemoSite::DemoSite(double scale)
-{
+DemoSite::DemoSite(double scale) {
     if (!(scale > 0))
         scale = 1.0;
     QString lastError;
@@ -95,13 +93,12 @@ DemoSite::DemoSite(double scale)
                 u = base + "/search/term-" + QByteArray::number(j) + "?ms=5-30";
                 const int r = j % 10;
                 if (r < 3) {
-                    u += "&fail=" + QByteArray::number(1 + j % 2) + "&failstatus=429&ra="
-                         + QByteArray::number(pick(1, 2));
+                    u += "&fail=" + QByteArray::number(1 + j % 2) +
+                         "&failstatus=429&ra=" + QByteArray::number(pick(1, 2));
                 } else if (r == 3) {
                     static const char *const formats[] = {"imf", "rfc850", "asctime"};
                     // Two seconds: an HTTP-date has whole seconds, so 1 could read as "now".
-                    u += QByteArray("&fail=1&failstatus=429&radate=2&rafmt=")
-                         + formats[(j / 10) % 3];
+                    u += QByteArray("&fail=1&failstatus=429&radate=2&rafmt=") + formats[(j / 10) % 3];
                 }
                 break;
             }
@@ -116,13 +113,13 @@ DemoSite::DemoSite(double scale)
             }
             case 6:
                 if (j % 10 == 9) {
-                    const QByteArray target = "http://" + fastHost.toLatin1() + "/landing/"
-                                              + QByteArray::number(j) + "?ms=1-5";
-                    u = base + "/go/partner-" + QByteArray::number(j) + "?ms=5-30&to="
-                        + QUrl::toPercentEncoding(QString::fromLatin1(target));
+                    const QByteArray target =
+                        "http://" + fastHost.toLatin1() + "/landing/" + QByteArray::number(j) + "?ms=1-5";
+                    u = base + "/go/partner-" + QByteArray::number(j) +
+                        "?ms=5-30&to=" + QUrl::toPercentEncoding(QString::fromLatin1(target));
                 } else {
-                    u = base + "/old/path-" + QByteArray::number(j) + "?ms=5-30&redirect="
-                        + QByteArray::number(1 + j % 3);
+                    u = base + "/old/path-" + QByteArray::number(j) +
+                        "?ms=5-30&redirect=" + QByteArray::number(1 + j % 3);
                 }
                 break;
             case 7:
@@ -154,12 +151,12 @@ DemoSite::DemoSite(double scale)
     for (int i = 3; i >= 0; --i) // from the back, so earlier positions stay valid
         urls.insert(urls.size() * (2 * i + 1) / 8, invalid[i]);
 
-    m_list = "# Crawlscope demo: " + QByteArray::number(urls.size() - 4) + " URLs over "
-             + QByteArray::number(m_profiles.size()) + " local hosts, plus 4 invalid lines.\n"
-             + "# Served by the built-in test site on loopback; the query string picks each URL's behaviour.\n";
+    m_list = "# Crawlscope demo: " + QByteArray::number(urls.size() - 4) + " URLs over " +
+             QByteArray::number(m_profiles.size()) + " local hosts, plus 4 invalid lines.\n" +
+             "# Served by the built-in test site on loopback; the query string picks each URL's behaviour.\n";
     for (const Profile &p : std::as_const(m_profiles)) {
-        m_list += "#   " + p.host.toLatin1() + "  " + p.name.toLatin1() + ": " + p.description.toUtf8() + " ("
-                  + QByteArray::number(p.urls) + " URLs)\n";
+        m_list += "#   " + p.host.toLatin1() + "  " + p.name.toLatin1() + ": " + p.description.toUtf8() +
+                  " (" + QByteArray::number(p.urls) + " URLs)\n";
     }
     m_list += '\n';
     for (const QByteArray &u : std::as_const(urls))
@@ -168,28 +165,23 @@ DemoSite::DemoSite(double scale)
 
 DemoSite::~DemoSite() = default;
 
-bool DemoSite::isListening() const
-{
+bool DemoSite::isListening() const {
     return !m_profiles.isEmpty();
 }
 
-QString DemoSite::errorString() const
-{
+QString DemoSite::errorString() const {
     return m_error;
 }
 
-QList<DemoSite::Profile> DemoSite::profiles() const
-{
+QList<DemoSite::Profile> DemoSite::profiles() const {
     return m_profiles;
 }
 
-QByteArray DemoSite::urlList() const
-{
+QByteArray DemoSite::urlList() const {
     return m_list;
 }
 
-TestSite &DemoSite::site()
-{
+TestSite &DemoSite::site() {
     return m_site;
 }
 

@@ -16,9 +16,8 @@
 
 #include <csignal>
 #include <cstdio>
-#include <memory>
-
 #include <fcntl.h>
+#include <memory>
 #include <unistd.h>
 
 namespace {
@@ -26,14 +25,12 @@ namespace {
 int g_signalPipe[2] = {-1, -1};
 
 // Only write() here: everything else happens in the event loop when the notifier fires.
-void onSignal(int)
-{
+void onSignal(int) {
     const char c = 's';
     [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &c, 1);
 }
 
-bool installSignalPipe()
-{
+bool installSignalPipe() {
     if (::pipe(g_signalPipe) != 0)
         return false;
     for (const int fd : g_signalPipe) {
@@ -50,8 +47,7 @@ bool installSignalPipe()
     return true;
 }
 
-QByteArray jsonQuote(const QString &s)
-{
+QByteArray jsonQuote(const QString &s) {
     QByteArray out = "\"";
     for (const char c : s.toUtf8()) {
         if (c == '"' || c == '\\')
@@ -63,33 +59,39 @@ QByteArray jsonQuote(const QString &s)
 
 } // namespace
 
-int main(int argc, char *argv[])
-{
+int main(int argc, char *argv[]) {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("crawlscope-testsite"));
     QCoreApplication::setApplicationVersion(QStringLiteral(CRAWLSCOPE_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Local HTTP/1.1 test site on loopback. Prints {\"hosts\":[\"addr:port\",...]} on one line when ready.\n"
-        "Behaviour per request is chosen by the query string (see testsite/testsite.h).\n"
-        "GET /__records returns what the server observed as JSON (?host=H, ?requests=0); GET /__reset clears it."));
+    parser.setApplicationDescription(
+        QStringLiteral("Local HTTP/1.1 test site on loopback. Prints {\"hosts\":[\"addr:port\",...]} on one "
+                       "line when ready.\n"
+                       "Behaviour per request is chosen by the query string (see testsite/testsite.h).\n"
+                       "GET /__records returns what the server observed as JSON (?host=H, ?requests=0); GET "
+                       "/__reset clears it."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption hostsOpt(QStringLiteral("hosts"),
-                                      QStringLiteral("Comma-separated addresses (optionally addr:port) to listen on."),
-                                      QStringLiteral("list"));
-    const QCommandLineOption countOpt(QStringLiteral("count"),
-                                      QStringLiteral("Listen on N hosts 127.0.0.2, 127.0.0.3, ... (default 1)."),
-                                      QStringLiteral("N"));
-    const QCommandLineOption portOpt(QStringLiteral("port"), QStringLiteral("Port for every host (0 = ephemeral)."),
+    const QCommandLineOption hostsOpt(
+        QStringLiteral("hosts"),
+        QStringLiteral("Comma-separated addresses (optionally addr:port) to listen on."),
+        QStringLiteral("list"));
+    const QCommandLineOption countOpt(
+        QStringLiteral("count"), QStringLiteral("Listen on N hosts 127.0.0.2, 127.0.0.3, ... (default 1)."),
+        QStringLiteral("N"));
+    const QCommandLineOption portOpt(QStringLiteral("port"),
+                                     QStringLiteral("Port for every host (0 = ephemeral)."),
                                      QStringLiteral("P"), QStringLiteral("0"));
     const QCommandLineOption demoOpt(QStringLiteral("demo"), QStringLiteral("Serve the demo site."));
-    const QCommandLineOption scaleOpt(QStringLiteral("scale"), QStringLiteral("Demo size factor (default 1.0)."),
-                                      QStringLiteral("X"), QStringLiteral("1.0"));
-    const QCommandLineOption listOpt(QStringLiteral("list"), QStringLiteral("With --demo: write the URL list here."),
+    const QCommandLineOption scaleOpt(QStringLiteral("scale"),
+                                      QStringLiteral("Demo size factor (default 1.0)."), QStringLiteral("X"),
+                                      QStringLiteral("1.0"));
+    const QCommandLineOption listOpt(QStringLiteral("list"),
+                                     QStringLiteral("With --demo: write the URL list here."),
                                      QStringLiteral("FILE"));
-    const QCommandLineOption stdinOpt(QStringLiteral("exit-on-stdin-eof"), QStringLiteral("Exit when stdin closes."));
+    const QCommandLineOption stdinOpt(QStringLiteral("exit-on-stdin-eof"),
+                                      QStringLiteral("Exit when stdin closes."));
     const QCommandLineOption maxRecOpt(QStringLiteral("max-records"),
                                        QStringLiteral("Keep at most N request records (-1 = all, default)."),
                                        QStringLiteral("N"), QStringLiteral("-1"));
@@ -176,8 +178,8 @@ int main(int argc, char *argv[])
         const QList<testsite::DemoSite::Profile> profiles = demo->profiles();
         for (qsizetype i = 0; i < profiles.size(); ++i) {
             const auto &p = profiles[i];
-            line += (i ? "," : "") + QByteArray("{\"name\":") + jsonQuote(p.name) + ",\"host\":" + jsonQuote(p.host)
-                    + ",\"urls\":" + QByteArray::number(p.urls) + '}';
+            line += (i ? "," : "") + QByteArray("{\"name\":") + jsonQuote(p.name) +
+                    ",\"host\":" + jsonQuote(p.host) + ",\"urls\":" + QByteArray::number(p.urls) + '}';
         }
         line += ']';
     }

@@ -15,7 +15,6 @@
 #include <atomic>
 #include <chrono>
 #include <map>
-
 #include <sys/socket.h>
 
 namespace testsite {
@@ -27,10 +26,10 @@ constexpr qint64 kChunk = 64 * 1024;
 constexpr qint64 kHighWater = 256 * 1024; // keep the socket's write buffer bounded for huge bodies
 
 // Filler for size=N bodies: built once, written in slices, so a 50 MB body costs no 50 MB buffer.
-const QByteArray &fillBlock()
-{
+const QByteArray &fillBlock() {
     static const QByteArray block = [] {
-        const QByteArray line = QByteArrayLiteral("crawlscope test body filler 0123456789 abcdefghijklmnopqrstu\n");
+        const QByteArray line =
+            QByteArrayLiteral("crawlscope test body filler 0123456789 abcdefghijklmnopqrstu\n");
         QByteArray b;
         b.reserve(kChunk);
         while (b.size() < kChunk)
@@ -41,86 +40,114 @@ const QByteArray &fillBlock()
     return block;
 }
 
-QByteArray reasonPhrase(int status)
-{
+QByteArray reasonPhrase(int status) {
     switch (status) {
-    case 200: return QByteArrayLiteral("OK");
-    case 201: return QByteArrayLiteral("Created");
-    case 204: return QByteArrayLiteral("No Content");
-    case 206: return QByteArrayLiteral("Partial Content");
-    case 301: return QByteArrayLiteral("Moved Permanently");
-    case 302: return QByteArrayLiteral("Found");
-    case 303: return QByteArrayLiteral("See Other");
-    case 304: return QByteArrayLiteral("Not Modified");
-    case 307: return QByteArrayLiteral("Temporary Redirect");
-    case 308: return QByteArrayLiteral("Permanent Redirect");
-    case 400: return QByteArrayLiteral("Bad Request");
-    case 401: return QByteArrayLiteral("Unauthorized");
-    case 403: return QByteArrayLiteral("Forbidden");
-    case 404: return QByteArrayLiteral("Not Found");
-    case 408: return QByteArrayLiteral("Request Timeout");
-    case 410: return QByteArrayLiteral("Gone");
-    case 429: return QByteArrayLiteral("Too Many Requests");
-    case 431: return QByteArrayLiteral("Request Header Fields Too Large");
-    case 500: return QByteArrayLiteral("Internal Server Error");
-    case 501: return QByteArrayLiteral("Not Implemented");
-    case 502: return QByteArrayLiteral("Bad Gateway");
-    case 503: return QByteArrayLiteral("Service Unavailable");
-    case 504: return QByteArrayLiteral("Gateway Timeout");
-    default: return QByteArrayLiteral("Status");
+    case 200:
+        return QByteArrayLiteral("OK");
+    case 201:
+        return QByteArrayLiteral("Created");
+    case 204:
+        return QByteArrayLiteral("No Content");
+    case 206:
+        return QByteArrayLiteral("Partial Content");
+    case 301:
+        return QByteArrayLiteral("Moved Permanently");
+    case 302:
+        return QByteArrayLiteral("Found");
+    case 303:
+        return QByteArrayLiteral("See Other");
+    case 304:
+        return QByteArrayLiteral("Not Modified");
+    case 307:
+        return QByteArrayLiteral("Temporary Redirect");
+    case 308:
+        return QByteArrayLiteral("Permanent Redirect");
+    case 400:
+        return QByteArrayLiteral("Bad Request");
+    case 401:
+        return QByteArrayLiteral("Unauthorized");
+    case 403:
+        return QByteArrayLiteral("Forbidden");
+    case 404:
+        return QByteArrayLiteral("Not Found");
+    case 408:
+        return QByteArrayLiteral("Request Timeout");
+    case 410:
+        return QByteArrayLiteral("Gone");
+    case 429:
+        return QByteArrayLiteral("Too Many Requests");
+    case 431:
+        return QByteArrayLiteral("Request Header Fields Too Large");
+    case 500:
+        return QByteArrayLiteral("Internal Server Error");
+    case 501:
+        return QByteArrayLiteral("Not Implemented");
+    case 502:
+        return QByteArrayLiteral("Bad Gateway");
+    case 503:
+        return QByteArrayLiteral("Service Unavailable");
+    case 504:
+        return QByteArrayLiteral("Gateway Timeout");
+    default:
+        return QByteArrayLiteral("Status");
     }
 }
 
-QByteArray twoDigits(int v)
-{
+QByteArray twoDigits(int v) {
     return QByteArray::number(v).rightJustified(2, '0');
 }
 
 // Formatted by hand: QDateTime/QLocale formatting would follow the process locale.
-QByteArray httpDate(const QDateTime &utc, const QByteArray &format)
-{
+QByteArray httpDate(const QDateTime &utc, const QByteArray &format) {
     static const char *const shortDays[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-    static const char *const longDays[] = {"Monday", "Tuesday", "Wednesday", "Thursday",
+    static const char *const longDays[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
                                            "Friday", "Saturday", "Sunday"};
     static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                          "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
     const QDate date = utc.date();
     const QTime time = utc.time();
     const int dow = date.dayOfWeek() - 1;
-    const QByteArray hms = twoDigits(time.hour()) + ':' + twoDigits(time.minute()) + ':'
-                           + twoDigits(time.second());
+    const QByteArray hms =
+        twoDigits(time.hour()) + ':' + twoDigits(time.minute()) + ':' + twoDigits(time.second());
     const QByteArray month = months[date.month() - 1];
     if (format == "rfc850") {
-        return QByteArray(longDays[dow]) + ", " + twoDigits(date.day()) + '-' + month + '-'
-               + twoDigits(date.year() % 100) + ' ' + hms + " GMT";
+        return QByteArray(longDays[dow]) + ", " + twoDigits(date.day()) + '-' + month + '-' +
+               twoDigits(date.year() % 100) + ' ' + hms + " GMT";
     }
     if (format == "asctime") {
-        return QByteArray(shortDays[dow]) + ' ' + month + ' '
-               + QByteArray::number(date.day()).rightJustified(2, ' ') + ' ' + hms + ' '
-               + QByteArray::number(date.year());
+        return QByteArray(shortDays[dow]) + ' ' + month + ' ' +
+               QByteArray::number(date.day()).rightJustified(2, ' ') + ' ' + hms + ' ' +
+               QByteArray::number(date.year());
     }
-    return QByteArray(shortDays[dow]) + ", " + twoDigits(date.day()) + ' ' + month + ' '
-           + QByteArray::number(date.year()) + ' ' + hms + " GMT";
+    return QByteArray(shortDays[dow]) + ", " + twoDigits(date.day()) + ' ' + month + ' ' +
+           QByteArray::number(date.year()) + ' ' + hms + " GMT";
 }
 
-QByteArray htmlEscape(const QByteArray &in)
-{
+QByteArray htmlEscape(const QByteArray &in) {
     QByteArray out;
     out.reserve(in.size());
     for (const char c : in) {
         switch (c) {
-        case '&': out.append("&amp;"); break;
-        case '<': out.append("&lt;"); break;
-        case '>': out.append("&gt;"); break;
-        case '"': out.append("&quot;"); break;
-        default: out.append(c);
+        case '&':
+            out.append("&amp;");
+            break;
+        case '<':
+            out.append("&lt;");
+            break;
+        case '>':
+            out.append("&gt;");
+            break;
+        case '"':
+            out.append("&quot;");
+            break;
+        default:
+            out.append(c);
         }
     }
     return out;
 }
 
-void jsonString(QByteArray &out, const QByteArray &utf8)
-{
+void jsonString(QByteArray &out, const QByteArray &utf8) {
     out.append('"');
     for (const char ch : utf8) {
         const auto c = static_cast<unsigned char>(ch);
@@ -136,8 +163,7 @@ void jsonString(QByteArray &out, const QByteArray &utf8)
     out.append('"');
 }
 
-QString hostKey(const QHostAddress &address, quint16 port)
-{
+QString hostKey(const QHostAddress &address, quint16 port) {
     const QString a = address.protocol() == QAbstractSocket::IPv6Protocol
                           ? QLatin1Char('[') + address.toString() + QLatin1Char(']')
                           : address.toString();
@@ -173,15 +199,13 @@ struct Params {
     bool hasTo = false;
 };
 
-qint64 toNumber(const QByteArray &v, qint64 fallback)
-{
+qint64 toNumber(const QByteArray &v, qint64 fallback) {
     bool ok = false;
     const qint64 n = v.toLongLong(&ok);
     return ok && n >= 0 ? n : fallback;
 }
 
-Params parseParams(const QByteArray &query)
-{
+Params parseParams(const QByteArray &query) {
     Params p;
     if (query.isEmpty())
         return p;
@@ -281,8 +305,7 @@ struct SiteState {
 
     // Returns the handle and whether this hit falls within `fail=K`.
     Handle begin(HostState *host, const QByteArray &target, quint64 connectionId, const QByteArray &ua,
-                 qint64 startNs, int fail, bool *failing)
-    {
+                 qint64 startNs, int fail, bool *failing) {
         QMutexLocker lock(&mutex);
         Handle h;
         h.counted = true;
@@ -310,8 +333,7 @@ struct SiteState {
         return h;
     }
 
-    void setStatus(const Handle &h, int status)
-    {
+    void setStatus(const Handle &h, int status) {
         if (!h.counted)
             return;
         QMutexLocker lock(&mutex);
@@ -319,8 +341,7 @@ struct SiteState {
             records[h.index].status = status;
     }
 
-    void end(HostState *host, const Handle &h, int status, qint64 endNs)
-    {
+    void end(HostState *host, const Handle &h, int status, qint64 endNs) {
         if (!h.counted)
             return;
         QMutexLocker lock(&mutex);
@@ -331,8 +352,7 @@ struct SiteState {
         }
     }
 
-    void reset()
-    {
+    void reset() {
         QMutexLocker lock(&mutex);
         ++generation;
         records.clear();
@@ -343,8 +363,7 @@ struct SiteState {
         }
     }
 
-    QByteArray json(const QString &only, bool includeRequests) const
-    {
+    QByteArray json(const QString &only, bool includeRequests) const {
         QMutexLocker lock(&mutex);
         QByteArray out;
         out.reserve(256 + (includeRequests ? records.size() * 200 : 0));
@@ -397,9 +416,11 @@ struct SiteState {
 class Connection : public QObject {
 public:
     Connection(SiteState *state, HostState *host, QTcpSocket *socket, QObject *parent)
-        : QObject(parent), m_state(state), m_host(host), m_socket(socket),
-          m_id(state->nextConnectionId.fetch_add(1))
-    {
+        : QObject(parent)
+        , m_state(state)
+        , m_host(host)
+        , m_socket(socket)
+        , m_id(state->nextConnectionId.fetch_add(1)) {
         m_socket->setParent(this);
         m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         m_local = m_socket->localAddress();
@@ -418,8 +439,7 @@ public:
     }
 
     // Server shutdown: end every open request and drop the connection.
-    void shutdown()
-    {
+    void shutdown() {
         if (m_closed)
             return;
         endAll();
@@ -447,8 +467,7 @@ private:
         quint64 serial = 0;
     };
 
-    void onReadyRead()
-    {
+    void onReadyRead() {
         if (m_closed)
             return;
         m_in.append(m_socket->readAll());
@@ -498,8 +517,7 @@ private:
             processNext();
     }
 
-    void addBadRequest(int status)
-    {
+    void addBadRequest(int status) {
         Request r;
         r.errorStatus = status;
         r.keepAlive = false;
@@ -511,8 +529,7 @@ private:
         m_in.clear();
     }
 
-    void parseHead(const QByteArray &head, qint64 startNs)
-    {
+    void parseHead(const QByteArray &head, qint64 startNs) {
         Request r;
         r.serial = ++m_serial;
         const QList<QByteArray> lines = head.split('\n');
@@ -568,8 +585,8 @@ private:
         const qsizetype q = r.target.indexOf('?');
         r.path = q < 0 ? r.target : r.target.left(q);
         r.query = q < 0 ? QByteArray() : r.target.mid(q + 1);
-        r.control = !r.errorStatus && m_state->controlEndpoints.load(std::memory_order_relaxed)
-                    && (r.path == "/__records" || r.path == "/__reset");
+        r.control = !r.errorStatus && m_state->controlEndpoints.load(std::memory_order_relaxed) &&
+                    (r.path == "/__records" || r.path == "/__reset");
         if (!r.errorStatus && !r.control)
             r.params = parseParams(r.query);
         if (!r.control) {
@@ -578,8 +595,7 @@ private:
         m_queue.append(std::move(r));
     }
 
-    void processNext()
-    {
+    void processNext() {
         if (m_closed || m_busy || m_queue.isEmpty())
             return;
         m_busy = true;
@@ -599,24 +615,19 @@ private:
         }
     }
 
-    QByteArray baseUrl() const
-    {
-        return "http://" + hostKey(m_local, m_localPort).toLatin1();
-    }
+    QByteArray baseUrl() const { return "http://" + hostKey(m_local, m_localPort).toLatin1(); }
 
-    QByteArray defaultPage(const Request &r, int status) const
-    {
+    QByteArray defaultPage(const Request &r, int status) const {
         const QByteArray t = htmlEscape(r.target);
         QByteArray title = status == 200 ? "Crawlscope test page " + t
                                          : QByteArray::number(status) + ' ' + reasonPhrase(status);
-        return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + title
-               + "</title></head>\n<body><h1>" + title + "</h1><p>" + t + " served by "
-               + m_host->name.toLatin1() + "</p></body></html>\n";
+        return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + title +
+               "</title></head>\n<body><h1>" + title + "</h1><p>" + t + " served by " +
+               m_host->name.toLatin1() + "</p></body></html>\n";
     }
 
     void writeHead(Request &r, int status, const QList<QByteArray> &extra, qint64 contentLength,
-                   bool keepAlive)
-    {
+                   bool keepAlive) {
         r.status = status;
         m_state->setStatus(r.handle, status);
         QByteArray h;
@@ -632,8 +643,7 @@ private:
         m_socket->write(h);
     }
 
-    QList<QByteArray> retryAfter(const Params &p) const
-    {
+    QList<QByteArray> retryAfter(const Params &p) const {
         if (p.hasRaraw)
             return {"Retry-After: " + p.raraw};
         if (p.hasRadate) {
@@ -647,8 +657,7 @@ private:
 
     // A complete small response (status page or given body), then `after`.
     void simpleResponse(Request &r, int status, QList<QByteArray> extra, const QByteArray &body,
-                        const QByteArray &type, bool keepAlive)
-    {
+                        const QByteArray &type, bool keepAlive) {
         const bool noBody = status == 204 || status == 304;
         if (!noBody)
             extra.append("Content-Type: " + type);
@@ -659,8 +668,7 @@ private:
         awaitFlush();
     }
 
-    void respond()
-    {
+    void respond() {
         Request &r = m_queue.front();
         if (r.control) {
             QByteArray body;
@@ -784,8 +792,7 @@ private:
         pump();
     }
 
-    void startBody(const QByteArray &page, qint64 bytes)
-    {
+    void startBody(const QByteArray &page, qint64 bytes) {
         m_page = page;
         m_bodyOffset = 0;
         m_bodyLeft = bytes;
@@ -793,8 +800,7 @@ private:
     }
 
     // Writes body slices while the socket's buffer is below the high-water mark; bytesWritten resumes.
-    void pump()
-    {
+    void pump() {
         while (m_bodyLeft > 0 && m_socket->bytesToWrite() < kHighWater) {
             const qint64 n = qMin(m_bodyLeft, kChunk);
             if (!m_page.isEmpty())
@@ -811,8 +817,7 @@ private:
         }
     }
 
-    void trickleTick()
-    {
+    void trickleTick() {
         if (m_closed || m_trickleLeft <= 0) {
             m_trickle.stop();
             return;
@@ -824,15 +829,13 @@ private:
         }
     }
 
-    void awaitFlush()
-    {
+    void awaitFlush() {
         m_flushing = true;
         if (m_socket->bytesToWrite() == 0)
             QTimer::singleShot(0, this, [this] { onBytesWritten(); });
     }
 
-    void onBytesWritten()
-    {
+    void onBytesWritten() {
         if (m_closed)
             return;
         if (m_pumping) {
@@ -862,24 +865,21 @@ private:
         }
     }
 
-    void finishFront()
-    {
+    void finishFront() {
         if (m_queue.isEmpty())
             return;
         Request r = m_queue.takeFirst();
         m_state->end(m_host, r.handle, r.status, TestSite::nowNs());
     }
 
-    void endAll()
-    {
+    void endAll() {
         const qint64 now = TestSite::nowNs();
         for (const Request &r : std::as_const(m_queue))
             m_state->end(m_host, r.handle, r.status, now);
         m_queue.clear();
     }
 
-    void closeNow(bool reset)
-    {
+    void closeNow(bool reset) {
         if (m_closed)
             return;
         endAll();
@@ -900,8 +900,7 @@ private:
         }
     }
 
-    void onDisconnected()
-    {
+    void onDisconnected() {
         if (!m_closed) {
             endAll();
             m_closed = true;
@@ -936,16 +935,15 @@ private:
 // Lives in the server thread: the listening sockets and their connections.
 class Server : public QObject {
 public:
-    explicit Server(SiteState *state) : m_state(state) {}
-    ~Server() override
-    {
+    explicit Server(SiteState *state)
+        : m_state(state) {}
+    ~Server() override {
         // Before QObject's own teardown, while m_connections is still alive for their destroyed().
         const QSet<Connection *> open = m_connections;
         qDeleteAll(open);
     }
 
-    QString listen(const QHostAddress &address, quint16 port, QString *error)
-    {
+    QString listen(const QHostAddress &address, quint16 port, QString *error) {
         auto *server = new QTcpServer(this);
         server->setListenBacklogSize(1024);
         if (!server->listen(address, port)) {
@@ -975,8 +973,7 @@ public:
         return name;
     }
 
-    void shutdown()
-    {
+    void shutdown() {
         for (QTcpServer *s : findChildren<QTcpServer *>(Qt::FindDirectChildrenOnly))
             s->close();
         const QSet<Connection *> open = m_connections;
@@ -997,9 +994,7 @@ public:
     QThread thread;
     Server *server = nullptr;
 
-    template <typename F>
-    void runInServer(F &&f)
-    {
+    template <typename F> void runInServer(F &&f) {
         if (QThread::currentThread() == &thread)
             f();
         else
@@ -1007,16 +1002,16 @@ public:
     }
 };
 
-TestSite::TestSite(QObject *parent) : QObject(parent), d(std::make_unique<Private>())
-{
+TestSite::TestSite(QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>()) {
     d->thread.setObjectName(QStringLiteral("testsite"));
     d->server = new Server(&d->state);
     d->server->moveToThread(&d->thread);
     d->thread.start();
 }
 
-TestSite::~TestSite()
-{
+TestSite::~TestSite() {
     Server *server = d->server;
     d->runInServer([server] {
         server->shutdown();
@@ -1028,8 +1023,7 @@ TestSite::~TestSite()
     d->thread.wait();
 }
 
-QString TestSite::addHost(const QHostAddress &address, quint16 port, QString *error)
-{
+QString TestSite::addHost(const QHostAddress &address, quint16 port, QString *error) {
     QString result;
     QString err;
     Server *server = d->server;
@@ -1039,19 +1033,16 @@ QString TestSite::addHost(const QHostAddress &address, quint16 port, QString *er
     return result;
 }
 
-QStringList TestSite::hosts() const
-{
+QStringList TestSite::hosts() const {
     QMutexLocker lock(&d->state.mutex);
     return d->state.hostNames;
 }
 
-QString TestSite::baseUrl(const QString &host) const
-{
+QString TestSite::baseUrl(const QString &host) const {
     return QStringLiteral("http://") + host;
 }
 
-HostRecord TestSite::hostRecord(const QString &host) const
-{
+HostRecord TestSite::hostRecord(const QString &host) const {
     QMutexLocker lock(&d->state.mutex);
     const auto it = d->state.hosts.find(host);
     if (it == d->state.hosts.end()) {
@@ -1062,8 +1053,7 @@ HostRecord TestSite::hostRecord(const QString &host) const
     return it->second->record;
 }
 
-QList<RequestRecord> TestSite::requests(const QString &host) const
-{
+QList<RequestRecord> TestSite::requests(const QString &host) const {
     QMutexLocker lock(&d->state.mutex);
     if (host.isEmpty())
         return d->state.records;
@@ -1075,8 +1065,7 @@ QList<RequestRecord> TestSite::requests(const QString &host) const
     return out;
 }
 
-qint64 TestSite::totalRequests() const
-{
+qint64 TestSite::totalRequests() const {
     QMutexLocker lock(&d->state.mutex);
     qint64 n = 0;
     for (const auto &[name, host] : d->state.hosts)
@@ -1084,30 +1073,25 @@ qint64 TestSite::totalRequests() const
     return n;
 }
 
-void TestSite::resetRecords()
-{
+void TestSite::resetRecords() {
     d->state.reset();
 }
 
-qint64 TestSite::nowNs()
-{
+qint64 TestSite::nowNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
 
-QByteArray TestSite::recordsJson(const QString &host, bool includeRequests) const
-{
+QByteArray TestSite::recordsJson(const QString &host, bool includeRequests) const {
     return d->state.json(host, includeRequests);
 }
 
-void TestSite::setControlEndpoints(bool enabled)
-{
+void TestSite::setControlEndpoints(bool enabled) {
     d->state.controlEndpoints.store(enabled);
 }
 
-void TestSite::setMaxRequestRecords(qint64 maxRecords)
-{
+void TestSite::setMaxRequestRecords(qint64 maxRecords) {
     QMutexLocker lock(&d->state.mutex);
     d->state.maxRecords = maxRecords;
 }

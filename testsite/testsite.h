@@ -11,11 +11,11 @@ namespace testsite {
 
 // A request as the server saw it. Times are TestSite::nowNs() (steady clock, nanoseconds).
 struct RequestRecord {
-    QString host;        // "127.0.0.2:41234": the listening address:port the request came in on
-    QString target;      // request target as sent: path and query
-    qint64 startNs = 0;  // request head fully received
-    qint64 endNs = 0;    // response fully written, or the connection closed/reset by the profile; 0 while open
-    int status = 0;      // status sent (0 for hang/malformed/reset before a status line)
+    QString host;       // "127.0.0.2:41234": the listening address:port the request came in on
+    QString target;     // request target as sent: path and query
+    qint64 startNs = 0; // request head fully received
+    qint64 endNs = 0;   // response fully written, or the connection closed/reset by the profile; 0 while open
+    int status = 0;     // status sent (0 for hang/malformed/reset before a status line)
     quint64 connectionId = 0;
     QByteArray userAgent;
 };
@@ -75,7 +75,7 @@ public:
     // Listens on address:port (0 = ephemeral). Returns "address:port", or an empty string and sets *error.
     QString addHost(const QHostAddress &address = QHostAddress::LocalHost, quint16 port = 0,
                     QString *error = nullptr);
-    QStringList hosts() const;               // "address:port" in the order added
+    QStringList hosts() const;                  // "address:port" in the order added
     QString baseUrl(const QString &host) const; // "http://address:port"
 
     // Server-observed facts, thread-safe.

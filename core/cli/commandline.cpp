@@ -45,11 +45,12 @@ const Flag kFlags[] = {
     {"help", nullptr, "Print this help and exit."},
 };
 
-QString flagName(const Flag &flag) { return QString::fromLatin1(flag.name); }
+QString flagName(const Flag &flag) {
+    return QString::fromLatin1(flag.name);
+}
 
 bool readInt(const QCommandLineParser &parser, const char *name, qint64 min, qint64 max, qint64 *out,
-             QString *error)
-{
+             QString *error) {
     const QString key = QString::fromLatin1(name);
     if (!parser.isSet(key))
         return true;
@@ -69,8 +70,7 @@ bool readInt(const QCommandLineParser &parser, const char *name, qint64 min, qin
 }
 
 bool readDouble(const QCommandLineParser &parser, const char *name, double min, double max, double *out,
-                QString *error)
-{
+                QString *error) {
     const QString key = QString::fromLatin1(name);
     if (!parser.isSet(key))
         return true;
@@ -78,7 +78,11 @@ bool readDouble(const QCommandLineParser &parser, const char *name, double min, 
     bool ok = false;
     const double value = text.toDouble(&ok);
     if (!ok || value < min || value > max) {
-        *error = QStringLiteral("--%1 must be a number from %2 to %3 (got \"%4\")").arg(key).arg(min).arg(max).arg(text);
+        *error = QStringLiteral("--%1 must be a number from %2 to %3 (got \"%4\")")
+                     .arg(key)
+                     .arg(min)
+                     .arg(max)
+                     .arg(text);
         return false;
     }
     *out = value;
@@ -87,10 +91,11 @@ bool readDouble(const QCommandLineParser &parser, const char *name, double min, 
 
 } // namespace
 
-QString versionText() { return QStringLiteral("crawlscope %1").arg(QLatin1String(CRAWLSCOPE_VERSION)); }
+QString versionText() {
+    return QStringLiteral("crawlscope %1").arg(QLatin1String(CRAWLSCOPE_VERSION));
+}
 
-QString commandLineHelp()
-{
+QString commandLineHelp() {
     QString text = QStringLiteral(
         "Usage:\n"
         "  crawlscope [FILE]                    open the window (with FILE loaded)\n"
@@ -121,14 +126,14 @@ QString commandLineHelp()
     return text;
 }
 
-bool parseHostLimit(const QString &text, CrawlLimits *limits, QString *error)
-{
+bool parseHostLimit(const QString &text, CrawlLimits *limits, QString *error) {
     const qsizetype eq = text.lastIndexOf(QLatin1Char('='));
     const QString host = text.left(eq).trimmed().toLower();
     const QString spec = eq < 0 ? QString() : text.mid(eq + 1).trimmed();
     const auto fail = [&] {
-        *error = QStringLiteral("--host-limit expects HOST=N or HOST=N/MS, e.g. example.com=1/2000 (got \"%1\")")
-                     .arg(text);
+        *error =
+            QStringLiteral("--host-limit expects HOST=N or HOST=N/MS, e.g. example.com=1/2000 (got \"%1\")")
+                .arg(text);
         return false;
     };
     if (eq <= 0 || host.isEmpty() || spec.isEmpty())
@@ -147,10 +152,12 @@ bool parseHostLimit(const QString &text, CrawlLimits *limits, QString *error)
             return fail();
     }
     // Accept "host", "host:port" or a URL; the limiter's unit is host:port.
-    const QUrl url = QUrl::fromUserInput(host.contains(QLatin1String("://")) ? host : QStringLiteral("http://") + host);
+    const QUrl url =
+        QUrl::fromUserInput(host.contains(QLatin1String("://")) ? host : QStringLiteral("http://") + host);
     if (!url.isValid() || url.host().isEmpty())
         return fail();
-    const QString name = url.host().contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(url.host()) : url.host();
+    const QString name =
+        url.host().contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(url.host()) : url.host();
     if (url.port() > 0) {
         limits->hostOverrides.insert(name + QLatin1Char(':') + QString::number(url.port()), value);
     } else {
@@ -160,8 +167,7 @@ bool parseHostLimit(const QString &text, CrawlLimits *limits, QString *error)
     return true;
 }
 
-bool parseHeader(const QString &text, FetchPolicy *policy, QString *error)
-{
+bool parseHeader(const QString &text, FetchPolicy *policy, QString *error) {
     const qsizetype colon = text.indexOf(QLatin1Char(':'));
     const QString name = text.left(colon).trimmed();
     const QString value = text.mid(colon + 1).trimmed();
@@ -176,8 +182,7 @@ bool parseHeader(const QString &text, FetchPolicy *policy, QString *error)
     return true;
 }
 
-CommandLineParse parseCommandLine(const QStringList &arguments)
-{
+CommandLineParse parseCommandLine(const QStringList &arguments) {
     CommandLineParse result;
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -269,7 +274,8 @@ CommandLineParse parseCommandLine(const QStringList &arguments)
             return result;
         }
         if (!positional.isEmpty()) {
-            error = QStringLiteral("unexpected argument \"%1\" (use --input FILE with --headless)").arg(positional.first());
+            error = QStringLiteral("unexpected argument \"%1\" (use --input FILE with --headless)")
+                        .arg(positional.first());
             return result;
         }
     } else {

@@ -14,11 +14,11 @@ struct CommandLineOptions {
     enum class Mode : quint8 { Window, Headless, Version, Help };
     Mode mode = Mode::Window;
     bool demo = false;
-    QString input;        // path or "-" (headless)
-    QString output;       // path or "-"; empty = stdout (demo: crawlscope-demo.csv)
-    QString summaryJson;  // path or empty
-    QString fileToOpen;   // window mode: a list to open
-    bool quiet = false;   // no progress lines
+    QString input;             // path or "-" (headless)
+    QString output;            // path or "-"; empty = stdout (demo: crawlscope-demo.csv)
+    QString summaryJson;       // path or empty
+    QString fileToOpen;        // window mode: a list to open
+    bool quiet = false;        // no progress lines
     QStringList explicitFlags; // flags given on the command line (so --demo can pick its own defaults)
     int fetchThreads = 2;
     CrawlLimits limits;

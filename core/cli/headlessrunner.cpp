@@ -18,8 +18,7 @@ namespace crawl {
 
 namespace {
 
-QString formatDuration(qint64 ms)
-{
+QString formatDuration(qint64 ms) {
     if (ms < 0)
         return QStringLiteral("?");
     const qint64 s = ms / 1000;
@@ -30,18 +29,17 @@ QString formatDuration(qint64 ms)
     return QStringLiteral("%1s").arg(s);
 }
 
-void printErr(const QString &line)
-{
+void printErr(const QString &line) {
     const QByteArray bytes = line.toLocal8Bit() + '\n';
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
     std::fflush(stderr);
 }
 
-QString progressLine(const CrawlSnapshot &s)
-{
+QString progressLine(const CrawlSnapshot &s) {
     const QString total = s.total >= 0 ? QString::number(s.total) : QStringLiteral("?");
-    const QString percent = s.total > 0 ? QStringLiteral(" (%1%)").arg(100.0 * double(s.done) / double(s.total), 0, 'f', 1)
-                                        : QString();
+    const QString percent =
+        s.total > 0 ? QStringLiteral(" (%1%)").arg(100.0 * double(s.done) / double(s.total), 0, 'f', 1)
+                    : QString();
     return QStringLiteral("[%1] %2/%3%4  %5/s  in-flight %6  queued %7  failed %8  retries %9  ETA %10")
         .arg(formatDuration(s.elapsedMs), QString::number(s.done), total, percent)
         .arg(s.throughputPerSec, 0, 'f', 1)
@@ -54,16 +52,18 @@ QString progressLine(const CrawlSnapshot &s)
 
 } // namespace
 
-int runHeadless(const CommandLineOptions &options, const InputSource &input, const QString &defaultOutput)
-{
+int runHeadless(const CommandLineOptions &options, const InputSource &input, const QString &defaultOutput) {
     // Output first: a crawl whose rows cannot be written should not start.
-    const QString outputPath = options.output.isEmpty() ? (defaultOutput.isEmpty() ? QStringLiteral("-") : defaultOutput)
-                                                        : options.output;
+    const QString outputPath = options.output.isEmpty()
+                                   ? (defaultOutput.isEmpty() ? QStringLiteral("-") : defaultOutput)
+                                   : options.output;
     QFile output;
     const bool toStdout = outputPath == QLatin1String("-");
-    if (toStdout ? !output.open(stdout, QIODevice::WriteOnly)
-                 : !(output.setFileName(outputPath), output.open(QIODevice::WriteOnly | QIODevice::Truncate))) {
-        printErr(QStringLiteral("crawlscope: cannot write output %1: %2").arg(outputPath, output.errorString()));
+    if (toStdout
+            ? !output.open(stdout, QIODevice::WriteOnly)
+            : !(output.setFileName(outputPath), output.open(QIODevice::WriteOnly | QIODevice::Truncate))) {
+        printErr(
+            QStringLiteral("crawlscope: cannot write output %1: %2").arg(outputPath, output.errorString()));
         return ExitUsage;
     }
 
@@ -90,7 +90,8 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
         if (!writer.flush() || !writer.errorString().isEmpty()) {
             // Stop fetching what could not be recorded; rows already written stay complete.
             outputFailed = true;
-            printErr(QStringLiteral("crawlscope: cannot write results to %1: %2; stopping the crawl (%3 rows written)")
+            printErr(QStringLiteral(
+                         "crawlscope: cannot write results to %1: %2; stopping the crawl (%3 rows written)")
                          .arg(toStdout ? QStringLiteral("stdout") : outputPath, writer.errorString())
                          .arg(writer.rowsWritten()));
             engine.stop();
@@ -113,7 +114,8 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
     SignalWatcher signalWatcher;
     QObject::connect(&signalWatcher, &SignalWatcher::interrupted, &loop, [&](int) {
         if (!interrupted)
-            printErr(QStringLiteral("crawlscope: interrupted; cancelling in-flight requests and writing the rest as cancelled"));
+            printErr(QStringLiteral(
+                "crawlscope: interrupted; cancelling in-flight requests and writing the rest as cancelled"));
         interrupted = true;
         engine.stop();
     });
@@ -125,7 +127,8 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
     }
     // Results arrive through the event loop, so the header is written before any row.
     if (!writer.writeHeader() || !writer.flush()) {
-        printErr(QStringLiteral("crawlscope: cannot write output %1: %2").arg(outputPath, writer.errorString()));
+        printErr(
+            QStringLiteral("crawlscope: cannot write output %1: %2").arg(outputPath, writer.errorString()));
         return ExitOutputFailed;
     }
     progress.start();
@@ -139,29 +142,35 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
     QStringList outcomes;
     for (int i = 0; i < kOutcomeCount; ++i) {
         if (s.byOutcome[size_t(i)] > 0)
-            outcomes << QStringLiteral("%1 %2").arg(outcomeName(static_cast<Outcome>(i))).arg(s.byOutcome[size_t(i)]);
+            outcomes << QStringLiteral("%1 %2")
+                            .arg(outcomeName(static_cast<Outcome>(i)))
+                            .arg(s.byOutcome[size_t(i)]);
     }
     const double seconds = double(s.elapsedMs) / 1000.0;
-    printErr(QStringLiteral("crawlscope: %1 %2 URLs in %3 s (%4/s): %5; %6 duplicates skipped; %7 retries, %8 x 429; "
-                            "latency p50 %9 ms")
-                 .arg(summary.stoppedByUser ? QStringLiteral("stopped after") : QStringLiteral("finished"))
-                 .arg(s.done)
-                 .arg(seconds, 0, 'f', 1)
-                 .arg(seconds > 0 ? double(s.done) / seconds : 0.0, 0, 'f', 1)
-                 .arg(outcomes.isEmpty() ? QStringLiteral("nothing to do") : outcomes.join(QStringLiteral(", ")))
-                 .arg(s.duplicates)
-                 .arg(s.retries)
-                 .arg(s.status429)
-                 .arg(s.p50Ms)
-             + QStringLiteral(", p95 %1 ms, p99 %2 ms").arg(s.p95Ms).arg(s.p99Ms));
+    printErr(
+        QStringLiteral(
+            "crawlscope: %1 %2 URLs in %3 s (%4/s): %5; %6 duplicates skipped; %7 retries, %8 x 429; "
+            "latency p50 %9 ms")
+            .arg(summary.stoppedByUser ? QStringLiteral("stopped after") : QStringLiteral("finished"))
+            .arg(s.done)
+            .arg(seconds, 0, 'f', 1)
+            .arg(seconds > 0 ? double(s.done) / seconds : 0.0, 0, 'f', 1)
+            .arg(outcomes.isEmpty() ? QStringLiteral("nothing to do") : outcomes.join(QStringLiteral(", ")))
+            .arg(s.duplicates)
+            .arg(s.retries)
+            .arg(s.status429)
+            .arg(s.p50Ms) +
+        QStringLiteral(", p95 %1 ms, p99 %2 ms").arg(s.p95Ms).arg(s.p99Ms));
     if (!toStdout && !outputFailed)
-        printErr(QStringLiteral("crawlscope: %1 rows written to %2").arg(writer.rowsWritten()).arg(outputPath));
+        printErr(
+            QStringLiteral("crawlscope: %1 rows written to %2").arg(writer.rowsWritten()).arg(outputPath));
 
     if (!options.summaryJson.isEmpty()) {
         QSaveFile json(options.summaryJson);
         if (!json.open(QIODevice::WriteOnly) ||
             json.write(QJsonDocument(summaryToJson(summary)).toJson()) < 0 || !json.commit()) {
-            printErr(QStringLiteral("crawlscope: cannot write summary %1: %2").arg(options.summaryJson, json.errorString()));
+            printErr(QStringLiteral("crawlscope: cannot write summary %1: %2")
+                         .arg(options.summaryJson, json.errorString()));
             return ExitOutputFailed;
         }
     }

@@ -11,6 +11,7 @@ enum ExitCode : int { ExitOk = 0, ExitOutputFailed = 1, ExitUsage = 2, ExitInter
 
 // Runs one crawl without a window: result rows stream to the CSV as URLs finish, a progress line goes to
 // stderr about once a second, a summary at the end. Needs a QCoreApplication; returns the exit code.
-int runHeadless(const CommandLineOptions &options, const InputSource &input, const QString &defaultOutput = {});
+int runHeadless(const CommandLineOptions &options, const InputSource &input,
+                const QString &defaultOutput = {});
 
 } // namespace crawl

@@ -11,16 +11,14 @@ namespace crawl {
 namespace {
 int g_pipe[2] = {-1, -1};
 
-void onSignal(int signalNumber)
-{
+void onSignal(int signalNumber) {
     const char byte = char(signalNumber);
     [[maybe_unused]] const ssize_t n = ::write(g_pipe[1], &byte, 1);
 }
 } // namespace
 
 SignalWatcher::SignalWatcher(QObject *parent)
-    : QObject(parent)
-{
+    : QObject(parent) {
     if (g_pipe[0] < 0 && ::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
         return;
     m_notifier = new QSocketNotifier(g_pipe[0], QSocketNotifier::Read, this);
@@ -37,8 +35,7 @@ SignalWatcher::SignalWatcher(QObject *parent)
     ::sigaction(SIGTERM, &action, nullptr);
 }
 
-SignalWatcher::~SignalWatcher()
-{
+SignalWatcher::~SignalWatcher() {
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
 }

@@ -26,8 +26,7 @@ struct HostTally {
 };
 } // namespace
 
-void registerCrawlMetaTypes()
-{
+void registerCrawlMetaTypes() {
     qRegisterMetaType<CrawlResult>();
     qRegisterMetaType<QList<CrawlResult>>();
     qRegisterMetaType<CrawlSnapshot>();
@@ -40,9 +39,7 @@ void registerCrawlMetaTypes()
 class CrawlEnginePrivate {
 public:
     explicit CrawlEnginePrivate(CrawlEngine *engine)
-        : q(engine)
-    {
-    }
+        : q(engine) {}
 
     void teardown();
     void collectResults();
@@ -50,8 +47,7 @@ public:
     void tally(const CrawlResult &result, int sign);
     void finishIfDone();
     void applyConfig();
-    FetchShard *shardFor(const QString &hostKey) const
-    {
+    FetchShard *shardFor(const QString &hostKey) const {
         return context->shards[size_t(context->shardFor(hostKey))];
     }
 
@@ -89,8 +85,7 @@ public:
 
 CrawlEngine::CrawlEngine(QObject *parent)
     : QObject(parent)
-    , d(std::make_unique<CrawlEnginePrivate>(this))
-{
+    , d(std::make_unique<CrawlEnginePrivate>(this)) {
     registerCrawlMetaTypes();
     d->resultTimer.setInterval(kResultBatchMs);
     connect(&d->resultTimer, &QTimer::timeout, this, [this] { d->collectResults(); });
@@ -98,10 +93,11 @@ CrawlEngine::CrawlEngine(QObject *parent)
     connect(&d->snapshotTimer, &QTimer::timeout, this, [this] { Q_EMIT snapshotReady(d->buildSnapshot()); });
 }
 
-CrawlEngine::~CrawlEngine() { d->teardown(); }
+CrawlEngine::~CrawlEngine() {
+    d->teardown();
+}
 
-void CrawlEnginePrivate::teardown()
-{
+void CrawlEnginePrivate::teardown() {
     resultTimer.stop();
     snapshotTimer.stop();
     if (!context)
@@ -110,7 +106,8 @@ void CrawlEnginePrivate::teardown()
     if (feeder) {
         feeder->abandon();
         InputFeeder *f = feeder;
-        QMetaObject::invokeMethod(f, [f] { delete f; }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            f, [f] { delete f; }, Qt::BlockingQueuedConnection);
         feeder = nullptr;
         feederThread->quit();
         feederThread->wait();
@@ -119,7 +116,8 @@ void CrawlEnginePrivate::teardown()
     }
     for (size_t i = 0; i < context->shards.size(); ++i) {
         FetchShard *shard = context->shards[i];
-        QMetaObject::invokeMethod(shard, [shard] { delete shard; }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            shard, [shard] { delete shard; }, Qt::BlockingQueuedConnection);
         shardThreads[i]->quit();
         shardThreads[i]->wait();
         delete shardThreads[i];
@@ -128,24 +126,25 @@ void CrawlEnginePrivate::teardown()
     context.reset();
 }
 
-void CrawlEngine::setLimits(const CrawlLimits &limits)
-{
+void CrawlEngine::setLimits(const CrawlLimits &limits) {
     d->limits = limits;
     d->applyConfig();
 }
 
-CrawlLimits CrawlEngine::limits() const { return d->limits; }
+CrawlLimits CrawlEngine::limits() const {
+    return d->limits;
+}
 
-void CrawlEngine::setFetchPolicy(const FetchPolicy &policy)
-{
+void CrawlEngine::setFetchPolicy(const FetchPolicy &policy) {
     d->policy = policy;
     d->applyConfig();
 }
 
-FetchPolicy CrawlEngine::fetchPolicy() const { return d->policy; }
+FetchPolicy CrawlEngine::fetchPolicy() const {
+    return d->policy;
+}
 
-void CrawlEnginePrivate::applyConfig()
-{
+void CrawlEnginePrivate::applyConfig() {
     if (!context)
         return;
     {
@@ -160,17 +159,18 @@ void CrawlEnginePrivate::applyConfig()
         shard->wake();
 }
 
-void CrawlEngine::setFetchThreads(int count) { d->fetchThreads = std::clamp(count, 1, 16); }
+void CrawlEngine::setFetchThreads(int count) {
+    d->fetchThreads = std::clamp(count, 1, 16);
+}
 
-void CrawlEngine::setSnapshotIntervalMs(int ms)
-{
+void CrawlEngine::setSnapshotIntervalMs(int ms) {
     d->snapshotMs = std::max(20, ms);
     d->snapshotTimer.setInterval(d->snapshotMs);
 }
 
-bool CrawlEngine::start(const InputSource &input, QString *error)
-{
-    if (d->state == CrawlState::Running || d->state == CrawlState::Paused || d->state == CrawlState::Stopping) {
+bool CrawlEngine::start(const InputSource &input, QString *error) {
+    if (d->state == CrawlState::Running || d->state == CrawlState::Paused ||
+        d->state == CrawlState::Stopping) {
         if (error)
             *error = QStringLiteral("a crawl is already running");
         return false;
@@ -202,7 +202,8 @@ bool CrawlEngine::start(const InputSource &input, QString *error)
     d->feeder->moveToThread(d->feederThread);
     d->feederThread->start();
     InputFeeder *feeder = d->feeder;
-    QMetaObject::invokeMethod(feeder, [feeder] { feeder->begin(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        feeder, [feeder] { feeder->begin(); }, Qt::QueuedConnection);
 
     d->state = CrawlState::Running;
     d->stopRequested = false;
@@ -219,16 +220,14 @@ bool CrawlEngine::start(const InputSource &input, QString *error)
     return true;
 }
 
-void CrawlEngine::pause()
-{
+void CrawlEngine::pause() {
     if (d->state != CrawlState::Running || !d->context)
         return;
     d->context->paused.store(true);
     d->state = CrawlState::Paused;
 }
 
-void CrawlEngine::resume()
-{
+void CrawlEngine::resume() {
     if (d->state != CrawlState::Paused || !d->context)
         return;
     d->context->paused.store(false);
@@ -237,8 +236,7 @@ void CrawlEngine::resume()
         shard->wake();
 }
 
-void CrawlEngine::stop()
-{
+void CrawlEngine::stop() {
     if (!d->context || d->state == CrawlState::Finished || d->state == CrawlState::Idle)
         return;
     d->stopRequested = true;
@@ -248,29 +246,26 @@ void CrawlEngine::stop()
     for (FetchShard *shard : d->context->shards)
         shard->stopAll();
     InputFeeder *feeder = d->feeder;
-    QMetaObject::invokeMethod(feeder, [feeder] { feeder->readSome(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        feeder, [feeder] { feeder->readSome(); }, Qt::QueuedConnection);
 }
 
-void CrawlEngine::pauseHost(const QString &hostKey)
-{
+void CrawlEngine::pauseHost(const QString &hostKey) {
     if (d->context)
         d->shardFor(hostKey)->setHostPaused(hostKey, true);
 }
 
-void CrawlEngine::resumeHost(const QString &hostKey)
-{
+void CrawlEngine::resumeHost(const QString &hostKey) {
     if (d->context)
         d->shardFor(hostKey)->setHostPaused(hostKey, false);
 }
 
-void CrawlEngine::skipHost(const QString &hostKey)
-{
+void CrawlEngine::skipHost(const QString &hostKey) {
     if (d->context)
         d->shardFor(hostKey)->skipHost(hostKey);
 }
 
-void CrawlEngine::retry(const QList<CrawlResult> &previous)
-{
+void CrawlEngine::retry(const QList<CrawlResult> &previous) {
     if (!d->context || d->state == CrawlState::Stopping || d->state == CrawlState::Idle)
         return;
     if (d->stopRequested) {
@@ -283,7 +278,7 @@ void CrawlEngine::retry(const QList<CrawlResult> &previous)
     for (const CrawlResult &old : previous) {
         const NormalizedUrl normalized = normalizeUrl(old.url);
         if (!normalized.ok() || old.outcome == Outcome::Ok)
-            continue; // nothing to fetch for an invalid line or a success
+            continue;      // nothing to fetch for an invalid line or a success
         d->tally(old, -1); // its new result takes the old one's place in the counts
         Job job;
         job.id = old.id;
@@ -303,10 +298,11 @@ void CrawlEngine::retry(const QList<CrawlResult> &previous)
     }
 }
 
-CrawlState CrawlEngine::state() const { return d->state; }
+CrawlState CrawlEngine::state() const {
+    return d->state;
+}
 
-void CrawlEnginePrivate::tally(const CrawlResult &result, int sign)
-{
+void CrawlEnginePrivate::tally(const CrawlResult &result, int sign) {
     done += sign;
     byOutcome[size_t(result.outcome)] += sign;
     if (result.host.isEmpty())
@@ -319,8 +315,7 @@ void CrawlEnginePrivate::tally(const CrawlResult &result, int sign)
         host.failed += sign;
 }
 
-void CrawlEnginePrivate::collectResults()
-{
+void CrawlEnginePrivate::collectResults() {
     if (!context)
         return;
     QList<CrawlResult> batch;
@@ -335,8 +330,7 @@ void CrawlEnginePrivate::collectResults()
     finishIfDone();
 }
 
-void CrawlEnginePrivate::finishIfDone()
-{
+void CrawlEnginePrivate::finishIfDone() {
     if (state == CrawlState::Finished || state == CrawlState::Idle || !feeder || !feeder->reachedEnd.load())
         return;
     if (done < feeder->produced.load())
@@ -353,8 +347,7 @@ void CrawlEnginePrivate::finishIfDone()
     Q_EMIT q->finished(summary);
 }
 
-CrawlSnapshot CrawlEnginePrivate::buildSnapshot()
-{
+CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
     CrawlSnapshot s;
     s.state = state;
     s.elapsedMs = elapsedBeforeMs + (elapsed.isValid() ? elapsed.elapsed() : 0);

@@ -41,7 +41,7 @@ public:
     // is already running; nothing is emitted then.
     bool start(const InputSource &input, QString *error = nullptr);
 
-    void pause();  // no new request starts; in-flight requests finish
+    void pause(); // no new request starts; in-flight requests finish
     void resume();
     // Cancels in-flight requests; every URL not yet finished (read or not) gets a `cancelled` result,
     // then finished() is emitted.

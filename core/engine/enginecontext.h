@@ -20,8 +20,7 @@ namespace crawl {
 
 class FetchShard;
 
-inline qint64 steadyNowNs()
-{
+inline qint64 steadyNowNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
@@ -46,9 +45,7 @@ struct ShardStats {
 struct EngineContext {
     explicit EngineContext(int shardCount)
         : budget(shardCount)
-        , shardStats(size_t(shardCount))
-    {
-    }
+        , shardStats(size_t(shardCount)) {}
 
     SharedBudget budget;
     std::atomic<bool> stopping{false};
@@ -63,8 +60,7 @@ struct EngineContext {
     // Finished results waiting for the façade's next batch.
     QMutex resultsMutex;
     QList<CrawlResult> results;
-    void pushResult(CrawlResult &&result)
-    {
+    void pushResult(CrawlResult &&result) {
         QMutexLocker lock(&resultsMutex);
         results.append(std::move(result));
     }
@@ -76,8 +72,7 @@ struct EngineContext {
     std::vector<ShardStats> shardStats;
 
     std::vector<FetchShard *> shards; // fixed after start; shard i lives in its own thread
-    int shardFor(const QString &hostKey) const
-    {
+    int shardFor(const QString &hostKey) const {
         return int(qHash(hostKey, 0x5bd1e995u) % size_t(shards.size()));
     }
 };

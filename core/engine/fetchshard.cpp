@@ -26,32 +26,36 @@ constexpr qint64 kPacingMarginNs = 2'000'000;
 constexpr int kDeadlineSweepMs = 50;
 constexpr int kPublishMs = 200;
 
-constexpr qint64 msToNs(qint64 ms) { return ms * 1'000'000; }
+constexpr qint64 msToNs(qint64 ms) {
+    return ms * 1'000'000;
+}
 
-bool isTransportError(QNetworkReply::NetworkError error)
-{
+bool isTransportError(QNetworkReply::NetworkError error) {
     return (error >= QNetworkReply::ConnectionRefusedError && error <= QNetworkReply::UnknownNetworkError) ||
            error == QNetworkReply::ProtocolFailure;
 }
 
-QString describeTransportError(QNetworkReply::NetworkError error, const QString &qtText)
-{
+QString describeTransportError(QNetworkReply::NetworkError error, const QString &qtText) {
     switch (error) {
-    case QNetworkReply::ConnectionRefusedError: return QStringLiteral("connection refused");
+    case QNetworkReply::ConnectionRefusedError:
+        return QStringLiteral("connection refused");
     case QNetworkReply::RemoteHostClosedError:
         return QStringLiteral("connection closed by the server before the response was complete");
-    case QNetworkReply::HostNotFoundError: return QStringLiteral("host not found (DNS)");
-    case QNetworkReply::TimeoutError: return QStringLiteral("connection timed out");
+    case QNetworkReply::HostNotFoundError:
+        return QStringLiteral("host not found (DNS)");
+    case QNetworkReply::TimeoutError:
+        return QStringLiteral("connection timed out");
     case QNetworkReply::TemporaryNetworkFailureError:
     case QNetworkReply::NetworkSessionFailedError:
         return QStringLiteral("network unavailable");
-    case QNetworkReply::ProtocolFailure: return QStringLiteral("malformed HTTP response (%1)").arg(qtText);
-    default: return qtText;
+    case QNetworkReply::ProtocolFailure:
+        return QStringLiteral("malformed HTTP response (%1)").arg(qtText);
+    default:
+        return qtText;
     }
 }
 
-QString statusText(int status, QNetworkReply *reply)
-{
+QString statusText(int status, QNetworkReply *reply) {
     const QString reason =
         QString::fromLatin1(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray());
     return reason.isEmpty() ? QStringLiteral("HTTP %1").arg(status)
@@ -66,8 +70,7 @@ FetchShard::FetchShard(int index, EngineContext *context)
     , m_wakeTimer(this)
     , m_deadlineTimer(this)
     , m_publishTimer(this)
-    , m_random(std::random_device{}())
-{
+    , m_random(std::random_device{}()) {
     m_wakeTimer.setSingleShot(true);
     m_wakeTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_wakeTimer, &QTimer::timeout, this, [this] {
@@ -81,8 +84,7 @@ FetchShard::FetchShard(int index, EngineContext *context)
     // Timers must be started from the shard's own thread: the first wake does it.
 }
 
-FetchShard::~FetchShard()
-{
+FetchShard::~FetchShard() {
     // Replies belong to their QNAMs (children of this object); detach first so their destruction does
     // not call back into a half-destroyed shard.
     for (auto &[reply, flight] : m_inFlight) {
@@ -92,8 +94,7 @@ FetchShard::~FetchShard()
     m_inFlight.clear();
 }
 
-void FetchShard::enqueue(Job job, bool front)
-{
+void FetchShard::enqueue(Job job, bool front) {
     {
         QMutexLocker lock(&m_inboxMutex);
         m_inbox.emplace_back(std::move(job), front);
@@ -101,8 +102,7 @@ void FetchShard::enqueue(Job job, bool front)
     wake();
 }
 
-void FetchShard::wake()
-{
+void FetchShard::wake() {
     if (m_wakePosted.exchange(true))
         return; // one queued wake is enough: it drains everything that arrived meanwhile
     QMetaObject::invokeMethod(
@@ -114,23 +114,22 @@ void FetchShard::wake()
         Qt::QueuedConnection);
 }
 
-void FetchShard::stopAll()
-{
-    QMetaObject::invokeMethod(this, [this] { stopNow(); }, Qt::QueuedConnection);
+void FetchShard::stopAll() {
+    QMetaObject::invokeMethod(
+        this, [this] { stopNow(); }, Qt::QueuedConnection);
 }
 
-void FetchShard::publishAndWait()
-{
-    QMetaObject::invokeMethod(this, [this] { publishStats(); }, Qt::BlockingQueuedConnection);
+void FetchShard::publishAndWait() {
+    QMetaObject::invokeMethod(
+        this, [this] { publishStats(); }, Qt::BlockingQueuedConnection);
 }
 
-void FetchShard::resumeAfterStop()
-{
-    QMetaObject::invokeMethod(this, [this] { m_stopped = false; }, Qt::QueuedConnection);
+void FetchShard::resumeAfterStop() {
+    QMetaObject::invokeMethod(
+        this, [this] { m_stopped = false; }, Qt::QueuedConnection);
 }
 
-void FetchShard::setHostPaused(const QString &hostKey, bool paused)
-{
+void FetchShard::setHostPaused(const QString &hostKey, bool paused) {
     QMetaObject::invokeMethod(
         this,
         [this, hostKey, paused] {
@@ -143,8 +142,7 @@ void FetchShard::setHostPaused(const QString &hostKey, bool paused)
         Qt::QueuedConnection);
 }
 
-void FetchShard::skipHost(const QString &hostKey)
-{
+void FetchShard::skipHost(const QString &hostKey) {
     QMetaObject::invokeMethod(
         this,
         [this, hostKey] {
@@ -168,8 +166,7 @@ void FetchShard::skipHost(const QString &hostKey)
         Qt::QueuedConnection);
 }
 
-void FetchShard::stopNow()
-{
+void FetchShard::stopNow() {
     m_stopped = true;
     std::vector<QNetworkReply *> replies;
     replies.reserve(m_inFlight.size());
@@ -195,8 +192,7 @@ void FetchShard::stopNow()
     publishStats();
 }
 
-void FetchShard::drainInbox()
-{
+void FetchShard::drainInbox() {
     std::vector<std::pair<Job, bool>> arrived;
     {
         QMutexLocker lock(&m_inboxMutex);
@@ -213,8 +209,7 @@ void FetchShard::drainInbox()
     }
 }
 
-void FetchShard::placeLocal(Job job, bool front, qint64 nowNs)
-{
+void FetchShard::placeLocal(Job job, bool front, qint64 nowNs) {
     Host *host = hostFor(job.currentHost);
     if (host->skipped) {
         cancelJob(job, QStringLiteral("skipped by user: host %1").arg(host->key));
@@ -232,8 +227,7 @@ void FetchShard::placeLocal(Job job, bool front, qint64 nowNs)
     markRunnable(host);
 }
 
-void FetchShard::routeJob(Job job, bool front)
-{
+void FetchShard::routeJob(Job job, bool front) {
     const int target = m_context->shardFor(job.currentHost);
     if (target == m_index)
         placeLocal(std::move(job), front, steadyNowNs());
@@ -241,8 +235,7 @@ void FetchShard::routeJob(Job job, bool front)
         m_context->shards[size_t(target)]->enqueue(std::move(job), front);
 }
 
-void FetchShard::refreshConfig()
-{
+void FetchShard::refreshConfig() {
     const quint64 version = m_context->configVersion.load(std::memory_order_acquire);
     if (version == m_configVersion)
         return;
@@ -252,7 +245,8 @@ void FetchShard::refreshConfig()
         m_policy = m_context->policy;
     }
     m_configVersion = version;
-    m_userAgent = (m_policy.userAgent.isEmpty() ? FetchPolicy::defaultUserAgent() : m_policy.userAgent).toUtf8();
+    m_userAgent =
+        (m_policy.userAgent.isEmpty() ? FetchPolicy::defaultUserAgent() : m_policy.userAgent).toUtf8();
     // A raised limit must start waiting work at once: every host with work gets another look.
     for (Host *host : m_hostOrder) {
         if (!host->queue.empty())
@@ -260,8 +254,7 @@ void FetchShard::refreshConfig()
     }
 }
 
-FetchShard::Host *FetchShard::hostFor(const QString &key)
-{
+FetchShard::Host *FetchShard::hostFor(const QString &key) {
     auto it = m_hosts.find(key);
     if (it != m_hosts.end())
         return it->second.get();
@@ -273,24 +266,21 @@ FetchShard::Host *FetchShard::hostFor(const QString &key)
     return raw;
 }
 
-void FetchShard::markRunnable(Host *host)
-{
+void FetchShard::markRunnable(Host *host) {
     if (!host->inRunnable) {
         host->inRunnable = true;
         m_runnable.push_back(host);
     }
 }
 
-void FetchShard::scheduleHostWake(Host *host, qint64 atNs)
-{
+void FetchShard::scheduleHostWake(Host *host, qint64 atNs) {
     if (host->scheduledWakeNs == atNs)
         return;
     host->scheduledWakeNs = atNs;
     m_timedHosts.emplace(atNs, host);
 }
 
-qint64 FetchShard::hostBlockedUntil(const Host *host) const
-{
+qint64 FetchShard::hostBlockedUntil(const Host *host) const {
     qint64 until = host->backoffUntilNs;
     const int intervalMs = m_limits.intervalMsFor(host->key);
     if (intervalMs > 0 && host->started > 0) {
@@ -300,8 +290,7 @@ qint64 FetchShard::hostBlockedUntil(const Host *host) const
     return until;
 }
 
-void FetchShard::pump()
-{
+void FetchShard::pump() {
     if (!m_publishTimer.isActive() && !m_stopped)
         m_publishTimer.start();
     drainInbox();
@@ -333,7 +322,8 @@ void FetchShard::pump()
     if (!m_context->paused.load(std::memory_order_relaxed) && m_rateWakeNs == 0) {
         while (!m_runnable.empty()) {
             Host *host = m_runnable.front();
-            if (host->queue.empty() || host->userPaused || host->inFlight >= m_limits.maxInFlightFor(host->key)) {
+            if (host->queue.empty() || host->userPaused ||
+                host->inFlight >= m_limits.maxInFlightFor(host->key)) {
                 // Completion, resume or new work puts it back.
                 m_runnable.pop_front();
                 host->inRunnable = false;
@@ -374,8 +364,7 @@ void FetchShard::pump()
     armWakeTimer(now);
 }
 
-void FetchShard::armWakeTimer(qint64 nowNs)
-{
+void FetchShard::armWakeTimer(qint64 nowNs) {
     qint64 due = 0;
     const auto consider = [&due](qint64 at) {
         if (at > 0 && (due == 0 || at < due))
@@ -402,8 +391,7 @@ void FetchShard::armWakeTimer(qint64 nowNs)
     m_wakeTimer.start(int((waitNs + 999'999) / 1'000'000));
 }
 
-QNetworkAccessManager *FetchShard::laneFor(Host *host, int *laneIndex)
-{
+QNetworkAccessManager *FetchShard::laneFor(Host *host, int *laneIndex) {
     int lane = 0;
     while (true) {
         if (size_t(lane) >= host->laneInFlight.size())
@@ -422,8 +410,7 @@ QNetworkAccessManager *FetchShard::laneFor(Host *host, int *laneIndex)
     return m_lanes[size_t(lane)];
 }
 
-void FetchShard::startRequest(Host *host, Job job)
-{
+void FetchShard::startRequest(Host *host, Job job) {
     const qint64 now = steadyNowNs();
     if (!job.continuingRedirect) {
         if (job.attempts == 0) {
@@ -456,7 +443,8 @@ void FetchShard::startRequest(Host *host, Job job)
     ++m_started;
     host->lastStartNs = now;
     const double jitter = std::clamp(m_limits.jitter, 0.0, 1.0);
-    host->jitterFactor = 1.0 + (jitter > 0 ? std::uniform_real_distribution<double>(0.0, jitter)(m_random) : 0.0);
+    host->jitterFactor =
+        1.0 + (jitter > 0 ? std::uniform_real_distribution<double>(0.0, jitter)(m_random) : 0.0);
 
     QNetworkReply *reply = nam->get(request);
     if (m_limits.intervalMsFor(host->key) > 0)
@@ -494,8 +482,7 @@ void FetchShard::startRequest(Host *host, Job job)
         m_deadlineTimer.start();
 }
 
-FetchShard::InFlight *FetchShard::responding(QNetworkReply *reply)
-{
+FetchShard::InFlight *FetchShard::responding(QNetworkReply *reply) {
     auto it = m_inFlight.find(reply);
     if (it == m_inFlight.end())
         return nullptr;
@@ -506,8 +493,7 @@ FetchShard::InFlight *FetchShard::responding(QNetworkReply *reply)
     return &flight;
 }
 
-void FetchShard::onMetaData(QNetworkReply *reply)
-{
+void FetchShard::onMetaData(QNetworkReply *reply) {
     InFlight *flight = responding(reply);
     if (!flight)
         return;
@@ -517,8 +503,7 @@ void FetchShard::onMetaData(QNetworkReply *reply)
         abortInFlight(reply, AbortReason::TooLarge);
 }
 
-void FetchShard::onReadyRead(QNetworkReply *reply)
-{
+void FetchShard::onReadyRead(QNetworkReply *reply) {
     InFlight *flight = responding(reply);
     if (!flight)
         return;
@@ -528,8 +513,7 @@ void FetchShard::onReadyRead(QNetworkReply *reply)
         abortInFlight(reply, AbortReason::TooLarge);
 }
 
-void FetchShard::abortInFlight(QNetworkReply *reply, AbortReason reason)
-{
+void FetchShard::abortInFlight(QNetworkReply *reply, AbortReason reason) {
     auto it = m_inFlight.find(reply);
     if (it == m_inFlight.end())
         return;
@@ -537,8 +521,7 @@ void FetchShard::abortInFlight(QNetworkReply *reply, AbortReason reason)
     reply->abort(); // emits finished() synchronously: onFinished() handles the outcome
 }
 
-void FetchShard::sweepDeadlines()
-{
+void FetchShard::sweepDeadlines() {
     if (m_inFlight.empty()) {
         m_deadlineTimer.stop();
         return;
@@ -555,8 +538,7 @@ void FetchShard::sweepDeadlines()
         abortInFlight(reply, reason);
 }
 
-void FetchShard::onFinished(QNetworkReply *reply)
-{
+void FetchShard::onFinished(QNetworkReply *reply) {
     auto it = m_inFlight.find(reply);
     if (it == m_inFlight.end())
         return;
@@ -580,8 +562,7 @@ void FetchShard::onFinished(QNetworkReply *reply)
     wake();
 }
 
-void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 nowNs)
-{
+void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 nowNs) {
     Host *host = flight.host;
     Job &job = flight.job;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -603,16 +584,18 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
 
     switch (flight.abortReason) {
     case AbortReason::Stopped:
-        finish(job, Outcome::Cancelled, status, QStringLiteral("crawl stopped before this URL finished"), &flight,
-               nowNs);
+        finish(job, Outcome::Cancelled, status, QStringLiteral("crawl stopped before this URL finished"),
+               &flight, nowNs);
         return;
     case AbortReason::TooLarge:
         finish(job, Outcome::TooLarge, status,
-               QStringLiteral("body larger than the %1-byte limit").arg(m_policy.maxBodyBytes), &flight, nowNs);
+               QStringLiteral("body larger than the %1-byte limit").arg(m_policy.maxBodyBytes), &flight,
+               nowNs);
         return;
     case AbortReason::TotalDeadline:
         job.lastOutcome = Outcome::Timeout;
-        job.lastError = QStringLiteral("no complete response within %1 s (total timeout)").arg(m_policy.totalTimeoutS);
+        job.lastError =
+            QStringLiteral("no complete response within %1 s (total timeout)").arg(m_policy.totalTimeoutS);
         retryOrFinish(flight, nowNs, -1);
         return;
     case AbortReason::ConnectDeadline:
@@ -653,8 +636,8 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
         const QByteArray location = reply->rawHeader("Location");
         if (location.isEmpty()) {
             finish(job, Outcome::HttpError, status,
-                   QStringLiteral("%1 redirect without a Location header").arg(statusText(status, reply)), &flight,
-                   nowNs);
+                   QStringLiteral("%1 redirect without a Location header").arg(statusText(status, reply)),
+                   &flight, nowNs);
             return;
         }
         const QUrl target = job.currentUrl.resolved(QUrl::fromEncoded(location.trimmed()));
@@ -686,7 +669,8 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
     }
     qint64 retryAfterMs = -1;
     if (status == 429 || status == 503) {
-        if (const auto parsed = parseRetryAfter(reply->rawHeader("Retry-After"), QDateTime::currentDateTimeUtc())) {
+        if (const auto parsed =
+                parseRetryAfter(reply->rawHeader("Retry-After"), QDateTime::currentDateTimeUtc())) {
             retryAfterMs = std::min<qint64>(*parsed, qint64(std::max(0, m_policy.maxRetryAfterS)) * 1000);
             // The server asked this host to wait: every URL on it waits, other hosts go on.
             const qint64 until = nowNs + msToNs(retryAfterMs);
@@ -699,8 +683,7 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
     retryOrFinish(flight, nowNs, retryAfterMs);
 }
 
-void FetchShard::followRedirect(InFlight &flight, int status, const QUrl &target)
-{
+void FetchShard::followRedirect(InFlight &flight, int status, const QUrl &target) {
     Job &job = flight.job;
     const qint64 now = steadyNowNs();
     const QString scheme = target.scheme().toLower();
@@ -731,24 +714,26 @@ void FetchShard::followRedirect(InFlight &flight, int status, const QUrl &target
     routeJob(std::move(job), true);
 }
 
-void FetchShard::retryOrFinish(InFlight &flight, qint64 nowNs, qint64 retryAfterMs)
-{
+void FetchShard::retryOrFinish(InFlight &flight, qint64 nowNs, qint64 retryAfterMs) {
     Job &job = flight.job;
     const int maxAttempts = 1 + std::max(0, m_policy.maxRetries);
     if (job.attempts >= maxAttempts) {
-        const QString why = maxAttempts > 1 ? QStringLiteral("%1 (after %2 attempts)").arg(job.lastError).arg(job.attempts)
-                                            : job.lastError;
+        const QString why =
+            maxAttempts > 1 ? QStringLiteral("%1 (after %2 attempts)").arg(job.lastError).arg(job.attempts)
+                            : job.lastError;
         finish(job, job.lastOutcome, job.lastStatus, why, &flight, nowNs);
         return;
     }
     const qint64 spentMs = (nowNs - job.firstStartNs) / 1'000'000;
-    const qint64 waitMs = retryAfterMs >= 0 ? retryAfterMs
-                                            : backoffDelayMs(job.attempts, m_policy.backoffBaseMs,
-                                                             m_policy.backoffCapMs,
-                                                             std::uniform_real_distribution<double>(0, 1)(m_random));
+    const qint64 waitMs = retryAfterMs >= 0
+                              ? retryAfterMs
+                              : backoffDelayMs(job.attempts, m_policy.backoffBaseMs, m_policy.backoffCapMs,
+                                               std::uniform_real_distribution<double>(0, 1)(m_random));
     if (spentMs + waitMs > qint64(m_policy.maxUrlTimeS) * 1000) {
         finish(job, job.lastOutcome, job.lastStatus,
-               QStringLiteral("%1 (gave up: %2 s per URL exceeded)").arg(job.lastError).arg(m_policy.maxUrlTimeS),
+               QStringLiteral("%1 (gave up: %2 s per URL exceeded)")
+                   .arg(job.lastError)
+                   .arg(m_policy.maxUrlTimeS),
                &flight, nowNs);
         return;
     }
@@ -764,8 +749,7 @@ void FetchShard::retryOrFinish(InFlight &flight, qint64 nowNs, qint64 retryAfter
 }
 
 void FetchShard::finish(Job &job, Outcome outcome, int status, const QString &error, const InFlight *last,
-                        qint64 nowNs)
-{
+                        qint64 nowNs) {
     CrawlResult result;
     result.id = job.id;
     result.lineNumber = job.lineNumber;
@@ -792,16 +776,14 @@ void FetchShard::finish(Job &job, Outcome outcome, int status, const QString &er
     m_context->pushResult(std::move(result));
 }
 
-void FetchShard::cancelJob(Job &job, const QString &why)
-{
+void FetchShard::cancelJob(Job &job, const QString &why) {
     if (job.attempts == 0 && !job.continuingRedirect)
         m_context->buffered.fetch_sub(1, std::memory_order_relaxed);
     job.lastOutcome = Outcome::Cancelled;
     finish(job, Outcome::Cancelled, job.lastStatus, why, nullptr, steadyNowNs());
 }
 
-void FetchShard::publishStats()
-{
+void FetchShard::publishStats() {
     const qint64 now = steadyNowNs();
     const double seconds = m_lastPublishNs > 0 ? double(now - m_lastPublishNs) / 1e9 : 0.0;
     m_lastPublishNs = now;

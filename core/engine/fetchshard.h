@@ -10,11 +10,11 @@
 #include <QNetworkReply>
 #include <QObject>
 #include <QTimer>
+#include <queue>
 
 #include <deque>
 #include <map>
 #include <memory>
-#include <queue>
 #include <random>
 #include <unordered_map>
 #include <vector>

@@ -13,8 +13,7 @@ constexpr int kLinesPerSlice = 2'000; // then yield so stop and abandon requests
 constexpr int kBackpressureRetryMs = 10;
 
 // Counts non-blank, non-comment lines without parsing them: a cheap first estimate of the total.
-qint64 countCandidateLines(QIODevice *device)
-{
+qint64 countCandidateLines(QIODevice *device) {
     qint64 count = 0;
     bool lineHasContent = false;
     bool lineStarted = false;
@@ -59,17 +58,17 @@ InputFeeder::InputFeeder(EngineContext *context, std::unique_ptr<QIODevice> devi
 
 InputFeeder::~InputFeeder() = default;
 
-void InputFeeder::abandon() { m_abandoned.store(true); }
+void InputFeeder::abandon() {
+    m_abandoned.store(true);
+}
 
-void InputFeeder::begin()
-{
+void InputFeeder::begin() {
     estimate();
     m_reader = std::make_unique<UrlListReader>(m_device.get());
     readSome();
 }
 
-void InputFeeder::estimate()
-{
+void InputFeeder::estimate() {
     if (m_kind == InputSource::Kind::File) {
         QFile again(m_path);
         if (again.open(QIODevice::ReadOnly))
@@ -82,8 +81,7 @@ void InputFeeder::estimate()
     }
 }
 
-void InputFeeder::readSome()
-{
+void InputFeeder::readSome() {
     if (m_abandoned.load() || reachedEnd.load())
         return;
     const bool stopping = m_context->stopping.load();
@@ -132,7 +130,8 @@ void InputFeeder::readSome()
         produced.fetch_add(1);
         m_context->buffered.fetch_add(1, std::memory_order_relaxed);
         m_context->shards[size_t(m_context->shardFor(job.inputHost))]->enqueue(std::move(job));
-        if (!m_context->stopping.load() && m_context->buffered.load(std::memory_order_relaxed) >= kMaxBuffered)
+        if (!m_context->stopping.load() &&
+            m_context->buffered.load(std::memory_order_relaxed) >= kMaxBuffered)
             break;
     }
     QMetaObject::invokeMethod(this, &InputFeeder::readSome, Qt::QueuedConnection);

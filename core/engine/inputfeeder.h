@@ -24,8 +24,8 @@ public:
                 QString path);
     ~InputFeeder() override;
 
-    void begin();   // in the feeder thread
-    void abandon(); // thread-safe: stop reading now, emit nothing more (engine teardown)
+    void begin();    // in the feeder thread
+    void abandon();  // thread-safe: stop reading now, emit nothing more (engine teardown)
     void readSome(); // in the feeder thread: reads the next slice (after a stop: the rest, as cancelled)
 
     // Read by the façade (any thread).

@@ -17,8 +17,8 @@ struct Job {
     QString inputHost; // host key of the input URL
     QUrl currentUrl;   // the hop to request next (the input URL, or a redirect target)
     QString currentHost;
-    int attempts = 0;  // attempts started (redirect hops are not attempts)
-    int redirects = 0; // hops followed in the current attempt
+    int attempts = 0;                // attempts started (redirect hops are not attempts)
+    int redirects = 0;               // hops followed in the current attempt
     bool continuingRedirect = false; // the next start is a hop, not a new attempt
     QStringList chain;               // URLs requested in the current attempt
     qint64 notBeforeNs = 0;          // a retry waits for its backoff until then

@@ -4,10 +4,11 @@
 
 namespace crawl {
 
-SharedBudget::SharedBudget(int shardCount) { Q_ASSERT(shardCount > 0 && shardCount <= 32); }
+SharedBudget::SharedBudget(int shardCount) {
+    Q_ASSERT(shardCount > 0 && shardCount <= 32);
+}
 
-bool SharedBudget::tryAcquire()
-{
+bool SharedBudget::tryAcquire() {
     int current = m_inFlight.load(std::memory_order_relaxed);
     while (current < m_limit.load(std::memory_order_relaxed)) {
         if (m_inFlight.compare_exchange_weak(current, current + 1, std::memory_order_acq_rel))
@@ -16,8 +17,7 @@ bool SharedBudget::tryAcquire()
     return false;
 }
 
-void SharedBudget::release()
-{
+void SharedBudget::release() {
     m_inFlight.fetch_sub(1, std::memory_order_acq_rel);
     if (m_starved.load(std::memory_order_acquire) == 0)
         return;
@@ -28,14 +28,12 @@ void SharedBudget::release()
     }
 }
 
-void SharedBudget::setMaxRate(double perSecond)
-{
+void SharedBudget::setMaxRate(double perSecond) {
     QMutexLocker lock(&m_rateMutex);
     m_rateSpacingNs = perSecond > 0 ? qint64(1e9 / perSecond) : 0;
 }
 
-qint64 SharedBudget::reserveRateSlot(qint64 nowNs)
-{
+qint64 SharedBudget::reserveRateSlot(qint64 nowNs) {
     QMutexLocker lock(&m_rateMutex);
     if (m_rateSpacingNs <= 0)
         return 0;

@@ -8,18 +8,19 @@
 
 namespace crawl {
 
-QString InputSource::displayName() const
-{
+QString InputSource::displayName() const {
     switch (kind) {
-    case Kind::File: return QFileInfo(path).fileName();
-    case Kind::Stdin: return QStringLiteral("standard input");
-    case Kind::Text: return QStringLiteral("pasted list");
+    case Kind::File:
+        return QFileInfo(path).fileName();
+    case Kind::Stdin:
+        return QStringLiteral("standard input");
+    case Kind::Text:
+        return QStringLiteral("pasted list");
     }
     return {};
 }
 
-std::unique_ptr<QIODevice> InputSource::open(QString *error) const
-{
+std::unique_ptr<QIODevice> InputSource::open(QString *error) const {
     switch (kind) {
     case Kind::File: {
         const QFileInfo info(path);

@@ -14,8 +14,8 @@ namespace crawl {
 struct InputSource {
     enum class Kind : quint8 { File, Stdin, Text };
     Kind kind = Kind::Text;
-    QString path;     // Kind::File
-    QByteArray text;  // Kind::Text (pasted or generated lists), UTF-8
+    QString path;    // Kind::File
+    QByteArray text; // Kind::Text (pasted or generated lists), UTF-8
 
     static InputSource fromFile(const QString &path) { return {Kind::File, path, {}}; }
     static InputSource fromStdin() { return {Kind::Stdin, {}, {}}; }

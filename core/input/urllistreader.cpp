@@ -9,8 +9,7 @@ namespace {
 constexpr qint64 kMaxLineBytes = 64 * 1024; // longer lines are reported as invalid, not buffered
 
 // Splits one CSV record (RFC 4180). Returns false while a quoted field is still open at the end.
-bool splitCsv(const QByteArray &record, QList<QByteArray> *fields)
-{
+bool splitCsv(const QByteArray &record, QList<QByteArray> *fields) {
     fields->clear();
     QByteArray field;
     bool quoted = false;
@@ -40,8 +39,7 @@ bool splitCsv(const QByteArray &record, QList<QByteArray> *fields)
     return !quoted;
 }
 
-QByteArray chomp(QByteArray line)
-{
+QByteArray chomp(QByteArray line) {
     while (!line.isEmpty() && (line.endsWith('\n') || line.endsWith('\r')))
         line.chop(1);
     return line;
@@ -50,12 +48,9 @@ QByteArray chomp(QByteArray line)
 } // namespace
 
 UrlListReader::UrlListReader(QIODevice *device)
-    : m_device(device)
-{
-}
+    : m_device(device) {}
 
-bool UrlListReader::readPhysicalLine(QByteArray *line)
-{
+bool UrlListReader::readPhysicalLine(QByteArray *line) {
     line->clear();
     if (!m_device || m_device->atEnd()) {
         // A sequential device (stdin) reports atEnd only when nothing more can come; wait for data.
@@ -80,8 +75,7 @@ bool UrlListReader::readPhysicalLine(QByteArray *line)
     return true;
 }
 
-std::optional<InputLine> UrlListReader::next()
-{
+std::optional<InputLine> UrlListReader::next() {
     QByteArray line;
     while (readPhysicalLine(&line)) {
         const qint64 lineNumber = m_lineNumber;
@@ -138,20 +132,19 @@ std::optional<InputLine> UrlListReader::next()
         out.normalized = normalizeUrl(out.raw);
         return out;
     }
-    if (const auto *file = qobject_cast<QFileDevice *>(m_device); file && file->error() != QFileDevice::NoError)
+    if (const auto *file = qobject_cast<QFileDevice *>(m_device);
+        file && file->error() != QFileDevice::NoError)
         m_error = file->errorString();
     return std::nullopt;
 }
 
-bool UrlDeduplicator::insert(const QString &canonicalUrl)
-{
+bool UrlDeduplicator::insert(const QString &canonicalUrl) {
     const quint64 hash = qHashBits(canonicalUrl.constData(), size_t(canonicalUrl.size()) * sizeof(QChar),
                                    0x9e3779b97f4a7c15ULL);
     return insertHash(hash | 1); // never 0, the empty marker
 }
 
-bool UrlDeduplicator::insertHash(quint64 hash)
-{
+bool UrlDeduplicator::insertHash(quint64 hash) {
     if (qsizetype(m_slots.size()) * 3 <= (m_size + 1) * 4)
         grow();
     const size_t mask = m_slots.size() - 1;
@@ -167,8 +160,7 @@ bool UrlDeduplicator::insertHash(quint64 hash)
     }
 }
 
-void UrlDeduplicator::grow()
-{
+void UrlDeduplicator::grow() {
     std::vector<quint64> old;
     old.swap(m_slots);
     m_slots.assign(old.empty() ? 1024 : old.size() * 2, 0);
@@ -179,8 +171,7 @@ void UrlDeduplicator::grow()
     }
 }
 
-UrlListScan scanUrlList(QIODevice *device, int maxInvalidKept, const std::function<bool(qint64)> &progress)
-{
+UrlListScan scanUrlList(QIODevice *device, int maxInvalidKept, const std::function<bool(qint64)> &progress) {
     UrlListScan scan;
     UrlListReader reader(device);
     UrlDeduplicator seen;

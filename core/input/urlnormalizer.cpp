@@ -2,8 +2,7 @@
 
 namespace crawl {
 
-QString hostKey(const QUrl &url)
-{
+QString hostKey(const QUrl &url) {
     const QString host = url.host(QUrl::FullyEncoded);
     const int port = url.port(url.scheme() == QLatin1String("https") ? 443 : 80);
     if (host.contains(QLatin1Char(':')))
@@ -11,8 +10,7 @@ QString hostKey(const QUrl &url)
     return host + QLatin1Char(':') + QString::number(port);
 }
 
-NormalizedUrl normalizeUrl(const QString &line)
-{
+NormalizedUrl normalizeUrl(const QString &line) {
     NormalizedUrl result;
     const QString text = line.trimmed();
     if (text.isEmpty()) {
@@ -32,7 +30,8 @@ NormalizedUrl normalizeUrl(const QString &line)
     }
     const QString scheme = text.left(schemeEnd).toLower();
     if (scheme != QLatin1String("http") && scheme != QLatin1String("https")) {
-        result.error = QStringLiteral("unsupported scheme \"%1\" (only http and https)").arg(text.left(schemeEnd));
+        result.error =
+            QStringLiteral("unsupported scheme \"%1\" (only http and https)").arg(text.left(schemeEnd));
         return result;
     }
     QUrl url(text, QUrl::StrictMode);

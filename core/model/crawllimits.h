@@ -16,11 +16,11 @@ struct HostOverride {
 // The politeness bounds. All of them can change while a crawl runs (CrawlEngine::setLimits):
 // raising a bound starts waiting work at once, lowering one cancels nothing and lets in-flight drain.
 struct CrawlLimits {
-    int globalInFlight = 16;    // protects this machine
-    int perHostInFlight = 2;    // protects each target ("host" = host:port)
-    int intervalMs = 500;       // minimum start-to-start gap on one host
-    double jitter = 0.0;        // 0..1: each gap is interval x (1 + U(0, jitter))
-    double maxRatePerSec = 0.0; // global request starts per second; 0 = off
+    int globalInFlight = 16;                    // protects this machine
+    int perHostInFlight = 2;                    // protects each target ("host" = host:port)
+    int intervalMs = 500;                       // minimum start-to-start gap on one host
+    double jitter = 0.0;                        // 0..1: each gap is interval x (1 + U(0, jitter))
+    double maxRatePerSec = 0.0;                 // global request starts per second; 0 = off
     QHash<QString, HostOverride> hostOverrides; // key: "host:port" (see hostKey())
 
     int maxInFlightFor(const QString &hostKey) const;

@@ -12,11 +12,11 @@
 namespace crawl {
 
 enum class HostState : quint8 {
-    Ready,       // can start a request now (or has nothing queued)
-    Busy,        // at its in-flight limit
-    Pacing,      // waiting for its start interval
-    BackingOff,  // paused by the server (Retry-After) until `stateUntilMs`
-    Paused,      // paused by the user
+    Ready,      // can start a request now (or has nothing queued)
+    Busy,       // at its in-flight limit
+    Pacing,     // waiting for its start interval
+    BackingOff, // paused by the server (Retry-After) until `stateUntilMs`
+    Paused,     // paused by the user
 };
 QString hostStateName(HostState state);
 
@@ -29,9 +29,9 @@ struct HostSnapshot {
     int maxInFlight = 0; // the effective limit (override or global)
     int intervalMs = 0;  // the effective interval
     bool overridden = false;
-    qint64 queued = 0;   // waiting to start, including retries waiting for backoff
-    qint64 started = 0;  // requests started (attempts and redirect hops)
-    qint64 done = 0;     // URLs finished whose input host is this host
+    qint64 queued = 0;  // waiting to start, including retries waiting for backoff
+    qint64 started = 0; // requests started (attempts and redirect hops)
+    qint64 done = 0;    // URLs finished whose input host is this host
     qint64 ok = 0;
     qint64 failed = 0;
     qint64 retries = 0;
@@ -49,25 +49,25 @@ QString crawlStateName(CrawlState state);
 struct CrawlSnapshot {
     CrawlState state = CrawlState::Idle;
     qint64 elapsedMs = 0;
-    qint64 total = -1;       // input lines that will produce a result; -1 while still unknown
-    qint64 done = 0;         // results emitted
+    qint64 total = -1; // input lines that will produce a result; -1 while still unknown
+    qint64 done = 0;   // results emitted
     qint64 ok = 0;
-    qint64 failed = 0;       // every non-ok outcome, invalid_url included
+    qint64 failed = 0; // every non-ok outcome, invalid_url included
     qint64 invalid = 0;
-    qint64 duplicates = 0;   // lines skipped because an equal URL was already queued
+    qint64 duplicates = 0; // lines skipped because an equal URL was already queued
     qint64 inFlight = 0;
     qint64 queued = 0;
     qint64 retries = 0;
     qint64 status429 = 0;
     qint64 rawResponses = 0; // every HTTP response received, retries and redirect hops included
     std::array<qint64, kOutcomeCount> byOutcome{};
-    double throughputPerSec = 0; // results per second over the last snapshot period
-    double startsPerSec = 0;     // request starts per second over the last snapshot period
-    double errorsPerSec = 0;     // failed results per second over the last snapshot period
-    int p50Ms = -1, p95Ms = -1, p99Ms = -1;                   // whole crawl
+    double throughputPerSec = 0;            // results per second over the last snapshot period
+    double startsPerSec = 0;                // request starts per second over the last snapshot period
+    double errorsPerSec = 0;                // failed results per second over the last snapshot period
+    int p50Ms = -1, p95Ms = -1, p99Ms = -1; // whole crawl
     int recentP50Ms = -1, recentP95Ms = -1, recentP99Ms = -1; // last snapshot period only
-    qint64 etaMs = -1;       // -1 when unknown
-    CrawlLimits limits;      // the limits in force
+    qint64 etaMs = -1;                                        // -1 when unknown
+    CrawlLimits limits;                                       // the limits in force
     QList<HostSnapshot> hosts;
 };
 

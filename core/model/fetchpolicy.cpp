@@ -2,8 +2,7 @@
 
 namespace crawl {
 
-QString FetchPolicy::defaultUserAgent()
-{
+QString FetchPolicy::defaultUserAgent() {
     return QStringLiteral("Crawlscope/%1 (+https://crawlscope.invalid; polite crawler)")
         .arg(QLatin1String(CRAWLSCOPE_VERSION));
 }

@@ -10,17 +10,17 @@ namespace crawl {
 // How each URL is fetched: attempts, backoff, time and size limits, headers. Fixed for a crawl except
 // where CrawlEngine::setFetchPolicy says otherwise (changes apply to attempts that start afterwards).
 struct FetchPolicy {
-    int maxRetries = 3;           // attempts = 1 + maxRetries
-    int backoffBaseMs = 500;      // base x 2^(attempt-1), jittered
-    int backoffCapMs = 30'000;    // largest computed backoff
-    int maxRetryAfterS = 60;      // a server's Retry-After is honoured up to this
-    int maxUrlTimeS = 600;        // no new attempt starts after this much time on one URL
-    int totalTimeoutS = 30;       // per attempt (per request hop), start to end of body
-    int connectTimeoutS = 10;     // from starting to connect to the request being sent
-    int idleTimeoutS = 15;        // no bytes for this long ends the attempt
+    int maxRetries = 3;        // attempts = 1 + maxRetries
+    int backoffBaseMs = 500;   // base x 2^(attempt-1), jittered
+    int backoffCapMs = 30'000; // largest computed backoff
+    int maxRetryAfterS = 60;   // a server's Retry-After is honoured up to this
+    int maxUrlTimeS = 600;     // no new attempt starts after this much time on one URL
+    int totalTimeoutS = 30;    // per attempt (per request hop), start to end of body
+    int connectTimeoutS = 10;  // from starting to connect to the request being sent
+    int idleTimeoutS = 15;     // no bytes for this long ends the attempt
     qint64 maxBodyBytes = 10 * 1024 * 1024;
     int maxRedirects = 10;
-    QString userAgent;            // empty = defaultUserAgent()
+    QString userAgent;                            // empty = defaultUserAgent()
     QList<QPair<QByteArray, QByteArray>> headers; // extra request headers
 
     static QString defaultUserAgent();

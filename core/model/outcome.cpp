@@ -10,10 +10,11 @@ constexpr std::array<const char *, kOutcomeCount> kNames = {
 };
 } // namespace
 
-QString outcomeName(Outcome outcome) { return QString::fromLatin1(kNames[static_cast<size_t>(outcome)]); }
+QString outcomeName(Outcome outcome) {
+    return QString::fromLatin1(kNames[static_cast<size_t>(outcome)]);
+}
 
-std::optional<Outcome> outcomeFromName(const QString &name)
-{
+std::optional<Outcome> outcomeFromName(const QString &name) {
     for (size_t i = 0; i < kNames.size(); ++i) {
         if (name == QLatin1String(kNames[i]))
             return static_cast<Outcome>(i);

@@ -23,6 +23,8 @@ inline constexpr int kOutcomeCount = 7;
 QString outcomeName(Outcome outcome);
 std::optional<Outcome> outcomeFromName(const QString &name);
 
-inline bool isFailure(Outcome outcome) { return outcome != Outcome::Ok; }
+inline bool isFailure(Outcome outcome) {
+    return outcome != Outcome::Ok;
+}
 
 } // namespace crawl

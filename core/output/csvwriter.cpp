@@ -4,8 +4,7 @@
 
 namespace crawl {
 
-QByteArray csvField(const QString &text)
-{
+QByteArray csvField(const QString &text) {
     QString value = text;
     // Spreadsheets run cells starting with these as formulas; server-controlled text reaches them.
     if (!value.isEmpty()) {
@@ -15,36 +14,37 @@ QByteArray csvField(const QString &text)
             value.prepend(QLatin1Char('\''));
     }
     QByteArray utf8 = value.toUtf8();
-    const bool needsQuotes = utf8.contains(',') || utf8.contains('"') || utf8.contains('\n') ||
-                             utf8.contains('\r');
+    const bool needsQuotes =
+        utf8.contains(',') || utf8.contains('"') || utf8.contains('\n') || utf8.contains('\r');
     if (!needsQuotes)
         return utf8;
     utf8.replace("\"", "\"\"");
     return '"' + utf8 + '"';
 }
 
-QByteArray csvFieldNumber(qint64 value) { return QByteArray::number(value); }
+QByteArray csvFieldNumber(qint64 value) {
+    return QByteArray::number(value);
+}
 
-QString isoUtcMs(const QDateTime &time)
-{
+QString isoUtcMs(const QDateTime &time) {
     if (!time.isValid())
         return {};
     return time.toUTC().toString(Qt::ISODateWithMs);
 }
 
-QStringList resultCsvColumns()
-{
-    return {QStringLiteral("url"),         QStringLiteral("final_url"),  QStringLiteral("host"),
-            QStringLiteral("status"),      QStringLiteral("outcome"),    QStringLiteral("attempts"),
-            QStringLiteral("redirects"),   QStringLiteral("bytes"),      QStringLiteral("content_type"),
-            QStringLiteral("latency_ms"),  QStringLiteral("ttfb_ms"),    QStringLiteral("error"),
-            QStringLiteral("started_at"),  QStringLiteral("finished_at")};
+QStringList resultCsvColumns() {
+    return {QStringLiteral("url"),        QStringLiteral("final_url"),  QStringLiteral("host"),
+            QStringLiteral("status"),     QStringLiteral("outcome"),    QStringLiteral("attempts"),
+            QStringLiteral("redirects"),  QStringLiteral("bytes"),      QStringLiteral("content_type"),
+            QStringLiteral("latency_ms"), QStringLiteral("ttfb_ms"),    QStringLiteral("error"),
+            QStringLiteral("started_at"), QStringLiteral("finished_at")};
 }
 
-QByteArray resultCsvHeader() { return resultCsvColumns().join(QLatin1Char(',')).toUtf8() + "\r\n"; }
+QByteArray resultCsvHeader() {
+    return resultCsvColumns().join(QLatin1Char(',')).toUtf8() + "\r\n";
+}
 
-QByteArray resultCsvRow(const CrawlResult &r)
-{
+QByteArray resultCsvRow(const CrawlResult &r) {
     const auto optionalNumber = [](qint64 v) { return v < 0 ? QByteArray() : QByteArray::number(v); };
     QByteArray row;
     row.reserve(256);
@@ -67,20 +67,17 @@ QByteArray resultCsvRow(const CrawlResult &r)
 }
 
 ResultCsvWriter::ResultCsvWriter(QIODevice *device)
-    : m_device(device)
-{
-}
+    : m_device(device) {}
 
-bool ResultCsvWriter::writeBytes(const QByteArray &bytes)
-{
+bool ResultCsvWriter::writeBytes(const QByteArray &bytes) {
     if (!m_error.isEmpty())
         return false;
     qint64 offset = 0;
     while (offset < bytes.size()) {
         const qint64 n = m_device->write(bytes.constData() + offset, bytes.size() - offset);
         if (n <= 0) {
-            m_error = m_device->errorString().isEmpty() ? QStringLiteral("write failed")
-                                                        : m_device->errorString();
+            m_error =
+                m_device->errorString().isEmpty() ? QStringLiteral("write failed") : m_device->errorString();
             return false;
         }
         offset += n;
@@ -88,18 +85,18 @@ bool ResultCsvWriter::writeBytes(const QByteArray &bytes)
     return true;
 }
 
-bool ResultCsvWriter::writeHeader() { return writeBytes(resultCsvHeader()); }
+bool ResultCsvWriter::writeHeader() {
+    return writeBytes(resultCsvHeader());
+}
 
-bool ResultCsvWriter::write(const CrawlResult &result)
-{
+bool ResultCsvWriter::write(const CrawlResult &result) {
     if (!writeBytes(resultCsvRow(result)))
         return false;
     ++m_rows;
     return true;
 }
 
-bool ResultCsvWriter::flush()
-{
+bool ResultCsvWriter::flush() {
     if (!m_error.isEmpty())
         return false;
     if (auto *file = qobject_cast<QFileDevice *>(m_device); file && !file->flush()) {

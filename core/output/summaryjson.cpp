@@ -4,8 +4,7 @@
 
 namespace crawl {
 
-QJsonObject summaryToJson(const CrawlSummary &summary)
-{
+QJsonObject summaryToJson(const CrawlSummary &summary) {
     const CrawlSnapshot &s = summary.last;
     QJsonObject outcomes;
     for (int i = 0; i < kOutcomeCount; ++i)

@@ -9,8 +9,7 @@ namespace crawl {
 
 namespace {
 
-int monthNumber(QStringView name)
-{
+int monthNumber(QStringView name) {
     static const char *const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
     for (int i = 0; i < 12; ++i) {
@@ -20,8 +19,7 @@ int monthNumber(QStringView name)
     return 0;
 }
 
-QDateTime makeUtc(int year, int month, int day, int hour, int minute, int second)
-{
+QDateTime makeUtc(int year, int month, int day, int hour, int minute, int second) {
     const QDate date(year, month, day);
     const QTime time(hour, minute, second);
     if (!date.isValid() || !time.isValid())
@@ -31,12 +29,12 @@ QDateTime makeUtc(int year, int month, int day, int hour, int minute, int second
 
 } // namespace
 
-QDateTime parseHttpDate(const QByteArray &value, const QDateTime &now)
-{
+QDateTime parseHttpDate(const QByteArray &value, const QDateTime &now) {
     const QString text = QString::fromLatin1(value.trimmed());
     // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-    static const QRegularExpression imf(QStringLiteral(
-        "^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ([A-Z][a-z]{2}) (\\d{4}) (\\d{2}):(\\d{2}):(\\d{2}) GMT$"));
+    static const QRegularExpression imf(
+        QStringLiteral("^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ([A-Z][a-z]{2}) (\\d{4}) "
+                       "(\\d{2}):(\\d{2}):(\\d{2}) GMT$"));
     // obsolete RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
     static const QRegularExpression rfc850(QStringLiteral(
         "^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-([A-Z][a-z]{2})-(\\d{2}) "
@@ -66,8 +64,7 @@ QDateTime parseHttpDate(const QByteArray &value, const QDateTime &now)
     return {};
 }
 
-std::optional<qint64> parseRetryAfter(const QByteArray &value, const QDateTime &now)
-{
+std::optional<qint64> parseRetryAfter(const QByteArray &value, const QDateTime &now) {
     const QByteArray trimmed = value.trimmed();
     if (trimmed.isEmpty())
         return std::nullopt;

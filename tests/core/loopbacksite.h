@@ -18,11 +18,11 @@ struct LoopbackSite {
     int peak(int host) const { return server.hostRecord(hosts.at(host)).peakInFlight; }
 };
 
-inline std::unique_ptr<LoopbackSite> makeLoopbackSite(int count, QString *error)
-{
+inline std::unique_ptr<LoopbackSite> makeLoopbackSite(int count, QString *error) {
     auto site = std::make_unique<LoopbackSite>();
     for (int i = 0; i < count; ++i) {
-        const QString host = site->server.addHost(QHostAddress(QStringLiteral("127.0.0.%1").arg(i + 2)), 0, error);
+        const QString host =
+            site->server.addHost(QHostAddress(QStringLiteral("127.0.0.%1").arg(i + 2)), 0, error);
         if (host.isEmpty())
             return nullptr;
         site->hosts << host;

@@ -9,7 +9,6 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
 #include <vector>
 
 using namespace crawl;
@@ -17,14 +16,14 @@ using namespace crawl;
 namespace {
 class FullBacklogListener {
 public:
-    FullBacklogListener()
-    {
+    FullBacklogListener() {
         m_listener = ::socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in address{};
         address.sin_family = AF_INET;
         address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         socklen_t length = sizeof address;
-        if (::bind(m_listener, reinterpret_cast<sockaddr *>(&address), length) != 0 || ::listen(m_listener, 0) != 0)
+        if (::bind(m_listener, reinterpret_cast<sockaddr *>(&address), length) != 0 ||
+            ::listen(m_listener, 0) != 0)
             return;
         ::getsockname(m_listener, reinterpret_cast<sockaddr *>(&address), &length);
         m_port = ntohs(address.sin_port);
@@ -35,8 +34,7 @@ public:
             m_clients.push_back(client);
         }
     }
-    ~FullBacklogListener()
-    {
+    ~FullBacklogListener() {
         for (int fd : m_clients)
             ::close(fd);
         ::close(m_listener);
@@ -53,8 +51,7 @@ private:
 class TestConnectTimeout : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void connectTimeoutEndsTheAttempt()
-    {
+    void connectTimeoutEndsTheAttempt() {
         FullBacklogListener listener;
         QVERIFY(listener.port() != 0);
         // Let the queued handshakes complete before the engine's own connect is the one left hanging.
@@ -68,16 +65,19 @@ private Q_SLOTS:
         policy.totalTimeoutS = 30;
         engine.setFetchPolicy(policy);
         QList<CrawlResult> results;
-        connect(&engine, &CrawlEngine::resultsReady, this, [&](const QList<CrawlResult> &batch) { results += batch; });
+        connect(&engine, &CrawlEngine::resultsReady, this,
+                [&](const QList<CrawlResult> &batch) { results += batch; });
         QSignalSpy finished(&engine, &CrawlEngine::finished);
         QElapsedTimer clock;
         clock.start();
-        QVERIFY(engine.start(InputSource::fromText(QStringLiteral("http://127.0.0.1:%1/x\n").arg(listener.port()).toUtf8())));
+        QVERIFY(engine.start(
+            InputSource::fromText(QStringLiteral("http://127.0.0.1:%1/x\n").arg(listener.port()).toUtf8())));
         QVERIFY(finished.wait(15'000));
         const qint64 elapsed = clock.elapsed();
         QCOMPARE(results.size(), 1);
         QCOMPARE(results[0].outcome, Outcome::Timeout);
-        QVERIFY2(results[0].error.contains(QLatin1String("could not connect within 1 s")), qPrintable(results[0].error));
+        QVERIFY2(results[0].error.contains(QLatin1String("could not connect within 1 s")),
+                 qPrintable(results[0].error));
         // Ends near the connect timeout, not at the idle (30 s) or total (30 s) timeout.
         QVERIFY2(elapsed >= 900 && elapsed < 5'000, qPrintable(QString::number(elapsed)));
     }

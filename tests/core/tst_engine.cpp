@@ -3,8 +3,8 @@
 // times, request counts), not on what the engine believes.
 #include "engine/crawlengine.h"
 #include "input/urlnormalizer.h"
-#include "model/outcome.h"
 #include "loopbacksite.h"
+#include "model/outcome.h"
 #include "testsite.h"
 
 #include <QDateTime>

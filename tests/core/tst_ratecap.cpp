@@ -14,8 +14,7 @@ using testsite::TestSite;
 class TestRateCap : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void globalRateCapSpacesStartsAcrossHosts()
-    {
+    void globalRateCapSpacesStartsAcrossHosts() {
         TestSite site;
         QStringList hosts;
         for (const char *address : {"127.0.0.2", "127.0.0.3", "127.0.0.4"}) {
@@ -45,7 +44,8 @@ private Q_SLOTS:
 
         QList<RequestRecord> seen = site.requests();
         QCOMPARE(seen.size(), urls);
-        std::sort(seen.begin(), seen.end(), [](const auto &a, const auto &b) { return a.startNs < b.startNs; });
+        std::sort(seen.begin(), seen.end(),
+                  [](const auto &a, const auto &b) { return a.startNs < b.startNs; });
         // 20 starts per second overall: no one-second window holds more than 20 (+1 for the window edges),
         // and the whole run cannot be faster than (n-1) x 50 ms. Without the cap it takes a few ms.
         const double spanMs = double(seen.last().startNs - seen.first().startNs) / 1e6;
@@ -62,8 +62,7 @@ private Q_SLOTS:
         QCOMPARE(hostsSeen.size(), hosts.size());
     }
 
-    void customUserAgentReachesTheServer()
-    {
+    void customUserAgentReachesTheServer() {
         TestSite site;
         const QString host = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
         QVERIFY(!host.isEmpty());

@@ -15,8 +15,7 @@
 using namespace crawl;
 
 namespace {
-QList<InputLine> readAll(const QByteArray &text, bool *csv = nullptr)
-{
+QList<InputLine> readAll(const QByteArray &text, bool *csv = nullptr) {
     QBuffer buffer;
     buffer.setData(text);
     buffer.open(QIODevice::ReadOnly);
@@ -33,21 +32,24 @@ QList<InputLine> readAll(const QByteArray &text, bool *csv = nullptr)
 class TestUnits : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void normalize_data()
-    {
+    void normalize_data() {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("canonical");
         QTest::addColumn<QString>("hostKey");
-        QTest::newRow("lowercases scheme and host") << "HTTP://Example.COM/Path" << "http://example.com/Path"
+        QTest::newRow("lowercases scheme and host") << "HTTP://Example.COM/Path"
+                                                    << "http://example.com/Path"
                                                     << "example.com:80";
-        QTest::newRow("drops default port and fragment") << "  https://a.b:443/x?q=1#frag  " << "https://a.b/x?q=1"
-                                                        << "a.b:443";
-        QTest::newRow("keeps other ports") << "http://127.0.0.2:8080" << "http://127.0.0.2:8080/"
+        QTest::newRow("drops default port and fragment") << "  https://a.b:443/x?q=1#frag  "
+                                                         << "https://a.b/x?q=1"
+                                                         << "a.b:443";
+        QTest::newRow("keeps other ports") << "http://127.0.0.2:8080"
+                                           << "http://127.0.0.2:8080/"
                                            << "127.0.0.2:8080";
-        QTest::newRow("ipv6") << "http://[::1]:81/a" << "http://[::1]:81/a" << "[::1]:81";
+        QTest::newRow("ipv6") << "http://[::1]:81/a"
+                              << "http://[::1]:81/a"
+                              << "[::1]:81";
     }
-    void normalize()
-    {
+    void normalize() {
         QFETCH(QString, input);
         QFETCH(QString, canonical);
         QFETCH(QString, hostKey);
@@ -57,21 +59,27 @@ private Q_SLOTS:
         QCOMPARE(n.hostKey, hostKey);
     }
 
-    void rejectsBadLines_data()
-    {
+    void rejectsBadLines_data() {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("no scheme") << "example.com/page" << "no scheme";
-        QTest::newRow("ftp") << "ftp://example.com/file" << "unsupported scheme";
-        QTest::newRow("mailto-like") << "mailto:someone@example.com" << "no scheme";
-        QTest::newRow("no host") << "http:///path" << "no host";
-        QTest::newRow("empty host with port") << "http://:80/x" << "no host";
-        QTest::newRow("port too big") << "http://example.com:99999/" << "port";
-        QTest::newRow("port not a number") << "http://example.com:abc/" << "port";
-        QTest::newRow("spaces") << "not a url" << "whitespace";
+        QTest::newRow("no scheme") << "example.com/page"
+                                   << "no scheme";
+        QTest::newRow("ftp") << "ftp://example.com/file"
+                             << "unsupported scheme";
+        QTest::newRow("mailto-like") << "mailto:someone@example.com"
+                                     << "no scheme";
+        QTest::newRow("no host") << "http:///path"
+                                 << "no host";
+        QTest::newRow("empty host with port") << "http://:80/x"
+                                              << "no host";
+        QTest::newRow("port too big") << "http://example.com:99999/"
+                                      << "port";
+        QTest::newRow("port not a number") << "http://example.com:abc/"
+                                           << "port";
+        QTest::newRow("spaces") << "not a url"
+                                << "whitespace";
     }
-    void rejectsBadLines()
-    {
+    void rejectsBadLines() {
         QFETCH(QString, input);
         QFETCH(QString, reason);
         const NormalizedUrl n = normalizeUrl(input);
@@ -79,11 +87,12 @@ private Q_SLOTS:
         QVERIFY2(n.error.contains(reason), qPrintable(n.error));
     }
 
-    void readsPlainTextSkippingBlanksAndComments()
-    {
+    void readsPlainTextSkippingBlanksAndComments() {
         bool csv = true;
-        const auto lines = readAll("\xEF\xBB\xBFhttp://a.test/1\n\n# comment\n   \r\nhttp://a.test/2\r\nbad line\n"
-                                   "http://a.test/3", &csv);
+        const auto lines =
+            readAll("\xEF\xBB\xBFhttp://a.test/1\n\n# comment\n   \r\nhttp://a.test/2\r\nbad line\n"
+                    "http://a.test/3",
+                    &csv);
         QVERIFY(!csv);
         QCOMPARE(lines.size(), 4);
         QCOMPARE(lines[0].lineNumber, 1);
@@ -95,11 +104,12 @@ private Q_SLOTS:
         QCOMPARE(lines[3].normalized.text, QStringLiteral("http://a.test/3")); // no final newline
     }
 
-    void readsCsvByUrlColumnAnyCase()
-    {
+    void readsCsvByUrlColumnAnyCase() {
         bool csv = false;
-        const auto lines = readAll("id,URL,note\n1,http://a.test/x,\"has, comma\"\n2,\"http://a.test/y\",\"multi\nline\"\n"
-                                   "3,,empty\n4,http://a.test/z,ok\n", &csv);
+        const auto lines =
+            readAll("id,URL,note\n1,http://a.test/x,\"has, comma\"\n2,\"http://a.test/y\",\"multi\nline\"\n"
+                    "3,,empty\n4,http://a.test/z,ok\n",
+                    &csv);
         QVERIFY(csv);
         QCOMPARE(lines.size(), 4);
         QCOMPARE(lines[0].normalized.text, QStringLiteral("http://a.test/x"));
@@ -110,8 +120,7 @@ private Q_SLOTS:
         QCOMPARE(lines[3].normalized.text, QStringLiteral("http://a.test/z"));
     }
 
-    void csvWithoutUrlColumnUsesTheFirst()
-    {
+    void csvWithoutUrlColumnUsesTheFirst() {
         bool csv = false;
         const auto lines = readAll("address,title\nhttp://a.test/1,One\n", &csv);
         QVERIFY(csv);
@@ -119,8 +128,7 @@ private Q_SLOTS:
         QCOMPARE(lines[0].normalized.text, QStringLiteral("http://a.test/1"));
     }
 
-    void overlongLineIsInvalidNotBuffered()
-    {
+    void overlongLineIsInvalidNotBuffered() {
         QByteArray text = "http://a.test/1\nhttp://a.test/";
         text.append(QByteArray(200 * 1024, 'x'));
         text.append("\nhttp://a.test/3\n");
@@ -132,8 +140,7 @@ private Q_SLOTS:
         QCOMPARE(lines[2].lineNumber, 3);
     }
 
-    void scanCountsValidDuplicatesInvalid()
-    {
+    void scanCountsValidDuplicatesInvalid() {
         QBuffer buffer;
         buffer.setData("http://a.test/1\nHTTP://A.TEST:80/1#x\nhttp://a.test/2\nftp://x\nnope\n");
         buffer.open(QIODevice::ReadOnly);
@@ -146,8 +153,7 @@ private Q_SLOTS:
         QCOMPARE(scan.firstInvalid[0].lineNumber, 4);
     }
 
-    void deduplicatorGrowsAndRemembers()
-    {
+    void deduplicatorGrowsAndRemembers() {
         UrlDeduplicator seen;
         for (int i = 0; i < 50'000; ++i)
             QVERIFY(seen.insert(QStringLiteral("http://a.test/%1").arg(i)));
@@ -158,8 +164,7 @@ private Q_SLOTS:
         QCOMPARE(seen.size(), 50'001);
     }
 
-    void retryAfterForms_data()
-    {
+    void retryAfterForms_data() {
         QTest::addColumn<QByteArray>("value");
         QTest::addColumn<qint64>("expectedMs");
         // now = 1994-11-06 08:49:30 UTC
@@ -171,8 +176,7 @@ private Q_SLOTS:
         QTest::newRow("date in the past is zero") << QByteArray("Sun, 06 Nov 1994 08:00:00 GMT") << qint64(0);
         QTest::newRow("whitespace around") << QByteArray("  5 ") << qint64(5'000);
     }
-    void retryAfterForms()
-    {
+    void retryAfterForms() {
         QFETCH(QByteArray, value);
         QFETCH(qint64, expectedMs);
         const QDateTime now(QDate(1994, 11, 6), QTime(8, 49, 30), QTimeZone::utc());
@@ -181,8 +185,7 @@ private Q_SLOTS:
         QCOMPARE(*parsed, expectedMs);
     }
 
-    void retryAfterMalformedIsAbsent_data()
-    {
+    void retryAfterMalformedIsAbsent_data() {
         QTest::addColumn<QByteArray>("value");
         QTest::newRow("empty") << QByteArray("");
         QTest::newRow("negative") << QByteArray("-5");
@@ -192,29 +195,25 @@ private Q_SLOTS:
         QTest::newRow("not GMT") << QByteArray("Sun, 06 Nov 1994 08:49:37 PST");
         QTest::newRow("invalid day") << QByteArray("Sun, 31 Feb 1994 08:49:37 GMT");
     }
-    void retryAfterMalformedIsAbsent()
-    {
+    void retryAfterMalformedIsAbsent() {
         QFETCH(QByteArray, value);
         QVERIFY(!parseRetryAfter(value, QDateTime::currentDateTimeUtc()).has_value());
     }
 
-    void rfc850TwoDigitYearIsNotFarFuture()
-    {
+    void rfc850TwoDigitYearIsNotFarFuture() {
         const QDateTime now(QDate(2026, 11, 29), QTime(0, 0), QTimeZone::utc());
         QCOMPARE(parseHttpDate("Monday, 01-Jan-80 00:00:00 GMT", now).date().year(), 2080 - 100);
         QCOMPARE(parseHttpDate("Friday, 01-Jan-27 00:00:00 GMT", now).date().year(), 2027);
     }
 
-    void retryableStatuses()
-    {
+    void retryableStatuses() {
         for (int status : {408, 429, 500, 502, 503, 504})
             QVERIFY2(isRetryableStatus(status), qPrintable(QString::number(status)));
         for (int status : {200, 301, 400, 401, 403, 404, 410, 501})
             QVERIFY2(!isRetryableStatus(status), qPrintable(QString::number(status)));
     }
 
-    void backoffGrowsJittersAndCaps()
-    {
+    void backoffGrowsJittersAndCaps() {
         QCOMPARE(backoffDelayMs(1, 500, 30'000, 0.0), 250);   // half fixed ...
         QCOMPARE(backoffDelayMs(1, 500, 30'000, 1.0), 500);   // ... half random
         QCOMPARE(backoffDelayMs(3, 500, 30'000, 1.0), 2'000); // base x 2^(3-1)
@@ -222,8 +221,7 @@ private Q_SLOTS:
         QVERIFY(backoffDelayMs(2, 500, 30'000, 0.3) != backoffDelayMs(2, 500, 30'000, 0.7));
     }
 
-    void histogramPercentiles()
-    {
+    void histogramPercentiles() {
         LatencyHistogram h;
         QCOMPARE(h.percentileMs(0.5), -1);
         for (int ms = 1; ms <= 100; ++ms)
@@ -240,8 +238,7 @@ private Q_SLOTS:
         QVERIFY(near(h.percentileMs(0.5), 2000));
     }
 
-    void csvQuotesAndNeutralizesFormulas()
-    {
+    void csvQuotesAndNeutralizesFormulas() {
         QCOMPARE(csvField(QStringLiteral("plain")), QByteArray("plain"));
         QCOMPARE(csvField(QStringLiteral("a,b")), QByteArray("\"a,b\""));
         QCOMPARE(csvField(QStringLiteral("say \"hi\"")), QByteArray("\"say \"\"hi\"\"\""));
@@ -254,8 +251,7 @@ private Q_SLOTS:
         QCOMPARE(csvField(QStringLiteral("caf\u00e9")), QByteArray("caf\xc3\xa9"));
     }
 
-    void csvRowHasAllColumns()
-    {
+    void csvRowHasAllColumns() {
         CrawlResult r;
         r.url = QStringLiteral("http://a.test/");
         r.outcome = Outcome::HttpError;
@@ -267,12 +263,12 @@ private Q_SLOTS:
         QCOMPARE(row.count(','), resultCsvColumns().size() - 1);
         QVERIFY(row.contains(",http_error,"));
         QVERIFY(row.endsWith("2026-11-29T08:01:02.345Z\r\n"));
-        QCOMPARE(resultCsvHeader(), QByteArray("url,final_url,host,status,outcome,attempts,redirects,bytes,"
-                                               "content_type,latency_ms,ttfb_ms,error,started_at,finished_at\r\n"));
+        QCOMPARE(resultCsvHeader(),
+                 QByteArray("url,final_url,host,status,outcome,attempts,redirects,bytes,"
+                            "content_type,latency_ms,ttfb_ms,error,started_at,finished_at\r\n"));
     }
 
-    void writerReportsAFullDevice()
-    {
+    void writerReportsAFullDevice() {
         QFile full(QStringLiteral("/dev/full"));
         if (!full.exists())
             QSKIP("/dev/full is not available");
@@ -284,15 +280,13 @@ private Q_SLOTS:
                  qPrintable(writer.errorString()));
     }
 
-    void commandLineDefaultsAndFlags()
-    {
-        const auto parsed = parseCommandLine({QStringLiteral("crawlscope"), QStringLiteral("--headless"),
-                                              QStringLiteral("--input"), QStringLiteral("list.txt"),
-                                              QStringLiteral("--per-host"), QStringLiteral("8"),
-                                              QStringLiteral("--host-limit"), QStringLiteral("slow.test=1/2000"),
-                                              QStringLiteral("--host-limit"), QStringLiteral("127.0.0.2:8080=3"),
-                                              QStringLiteral("--header"), QStringLiteral("X-Team: qa"),
-                                              QStringLiteral("--jitter"), QStringLiteral("0.25")});
+    void commandLineDefaultsAndFlags() {
+        const auto parsed = parseCommandLine(
+            {QStringLiteral("crawlscope"), QStringLiteral("--headless"), QStringLiteral("--input"),
+             QStringLiteral("list.txt"), QStringLiteral("--per-host"), QStringLiteral("8"),
+             QStringLiteral("--host-limit"), QStringLiteral("slow.test=1/2000"),
+             QStringLiteral("--host-limit"), QStringLiteral("127.0.0.2:8080=3"), QStringLiteral("--header"),
+             QStringLiteral("X-Team: qa"), QStringLiteral("--jitter"), QStringLiteral("0.25")});
         QVERIFY2(parsed.ok, qPrintable(parsed.error));
         const CommandLineOptions &o = parsed.options;
         QCOMPARE(o.mode, CommandLineOptions::Mode::Headless);
@@ -312,26 +306,25 @@ private Q_SLOTS:
         QCOMPARE(o.policy.headers[0].first, QByteArray("X-Team"));
     }
 
-    void commandLineErrorsNameTheFlag_data()
-    {
+    void commandLineErrorsNameTheFlag_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("not a number") << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"),
-                                                     QStringLiteral("x"), QStringLiteral("--per-host"),
-                                                     QStringLiteral("many")}
-                                      << "--per-host";
-        QTest::newRow("zero concurrency") << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"),
-                                                         QStringLiteral("x"), QStringLiteral("--concurrency"),
-                                                         QStringLiteral("0")}
-                                          << "--concurrency";
-        QTest::newRow("jitter above one") << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"),
-                                                         QStringLiteral("x"), QStringLiteral("--jitter"),
-                                                         QStringLiteral("2")}
-                                          << "--jitter";
-        QTest::newRow("bad host limit") << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"),
-                                                       QStringLiteral("x"), QStringLiteral("--host-limit"),
-                                                       QStringLiteral("example.com")}
-                                        << "--host-limit";
+        QTest::newRow("not a number")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--per-host"), QStringLiteral("many")}
+            << "--per-host";
+        QTest::newRow("zero concurrency")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--concurrency"), QStringLiteral("0")}
+            << "--concurrency";
+        QTest::newRow("jitter above one")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--jitter"), QStringLiteral("2")}
+            << "--jitter";
+        QTest::newRow("bad host limit")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--host-limit"), QStringLiteral("example.com")}
+            << "--host-limit";
         QTest::newRow("bad header") << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"),
                                                    QStringLiteral("x"), QStringLiteral("--header"),
                                                    QStringLiteral("no colon")}
@@ -339,8 +332,7 @@ private Q_SLOTS:
         QTest::newRow("headless without input") << QStringList{QStringLiteral("--headless")} << "--input";
         QTest::newRow("unknown flag") << QStringList{QStringLiteral("--frobnicate")} << "frobnicate";
     }
-    void commandLineErrorsNameTheFlag()
-    {
+    void commandLineErrorsNameTheFlag() {
         QFETCH(QStringList, args);
         QFETCH(QString, mentions);
         args.prepend(QStringLiteral("crawlscope"));
@@ -349,15 +341,34 @@ private Q_SLOTS:
         QVERIFY2(parsed.error.contains(mentions), qPrintable(parsed.error));
     }
 
-    void helpListsEveryFlagWithItsDefault()
-    {
+    void helpListsEveryFlagWithItsDefault() {
         const QString help = commandLineHelp();
-        for (const char *flag : {"--concurrency N", "(default 16)", "--per-host N", "(default 2)", "--interval-ms MS",
-                                 "(default 500)", "--max-rate R", "--host-limit HOST=N[/MS]", "--retries N",
-                                 "--backoff-ms MS", "--max-retry-after S", "(default 60)", "--timeout S",
-                                 "(default 30)", "--connect-timeout S", "(default 10)", "--idle-timeout S",
-                                 "(default 15)", "--max-bytes N", "(default 10485760)", "--max-redirects N",
-                                 "--user-agent TEXT", "--header", "--summary-json FILE", "--output", "--input"})
+        for (const char *flag : {"--concurrency N",
+                                 "(default 16)",
+                                 "--per-host N",
+                                 "(default 2)",
+                                 "--interval-ms MS",
+                                 "(default 500)",
+                                 "--max-rate R",
+                                 "--host-limit HOST=N[/MS]",
+                                 "--retries N",
+                                 "--backoff-ms MS",
+                                 "--max-retry-after S",
+                                 "(default 60)",
+                                 "--timeout S",
+                                 "(default 30)",
+                                 "--connect-timeout S",
+                                 "(default 10)",
+                                 "--idle-timeout S",
+                                 "(default 15)",
+                                 "--max-bytes N",
+                                 "(default 10485760)",
+                                 "--max-redirects N",
+                                 "--user-agent TEXT",
+                                 "--header",
+                                 "--summary-json FILE",
+                                 "--output",
+                                 "--input"})
             QVERIFY2(help.contains(QLatin1String(flag)), flag);
     }
 };

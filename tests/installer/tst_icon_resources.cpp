@@ -11,8 +11,7 @@ class TestResources : public QObject {
     Q_OBJECT
 
 private:
-    static QStringList actionNames()
-    {
+    static QStringList actionNames() {
         return {QStringLiteral("document-open"),        QStringLiteral("edit-paste"),
                 QStringLiteral("media-playback-start"), QStringLiteral("media-playback-pause"),
                 QStringLiteral("media-playback-stop"),  QStringLiteral("view-refresh"),
@@ -22,8 +21,7 @@ private:
     }
 
     // True when some pixel of the image is not fully transparent.
-    static bool hasInk(const QImage &image)
-    {
+    static bool hasInk(const QImage &image) {
         const QImage argb = image.convertToFormat(QImage::Format_ARGB32);
         for (int y = 0; y < argb.height(); ++y) {
             for (int x = 0; x < argb.width(); ++x) {
@@ -35,12 +33,12 @@ private:
     }
 
 private Q_SLOTS:
-    void applicationIconRendersAtEverySize()
-    {
+    void applicationIconRendersAtEverySize() {
         const QString path = QStringLiteral(":/icons/crawlscope.svg");
         QVERIFY2(QFile::exists(path), "the application icon is not in the resources");
         const QIcon icon(path);
-        QVERIFY2(!icon.isNull(), "QIcon cannot read the SVG: is Qt's SVG icon engine installed (libqt6svg6)?");
+        QVERIFY2(!icon.isNull(),
+                 "QIcon cannot read the SVG: is Qt's SVG icon engine installed (libqt6svg6)?");
         for (const int size : {16, 22, 24, 32, 48, 64, 128, 256}) {
             const QPixmap pixmap = icon.pixmap(size, size);
             QCOMPARE(pixmap.width(), size);
@@ -48,8 +46,7 @@ private Q_SLOTS:
         }
     }
 
-    void pngCopiesMatchTheirSize()
-    {
+    void pngCopiesMatchTheirSize() {
         for (const int size : {16, 22, 24, 32, 48, 64, 128, 256}) {
             const QString path = QStringLiteral(":/icons/png/crawlscope-%1.png").arg(size);
             const QImage image(path);
@@ -59,8 +56,7 @@ private Q_SLOTS:
         }
     }
 
-    void actionIconFallbacksRender()
-    {
+    void actionIconFallbacksRender() {
         for (const QString &name : actionNames()) {
             const QString path = QStringLiteral(":/icons/actions/%1.svg").arg(name);
             QVERIFY2(QFile::exists(path), qPrintable(path));

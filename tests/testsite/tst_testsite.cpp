@@ -17,10 +17,9 @@
 #include <QTest>
 #include <QUrl>
 
+#include <arpa/inet.h>
 #include <cerrno>
 #include <memory>
-
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -42,16 +41,14 @@ struct Response {
     qint64 doneNs = 0;
     bool complete = false;
 
-    QByteArray header(const QByteArray &name) const
-    {
+    QByteArray header(const QByteArray &name) const {
         for (const auto &h : headers) {
             if (h.first.compare(name, Qt::CaseInsensitive) == 0)
                 return h.second;
         }
         return {};
     }
-    bool hasHeader(const QByteArray &name) const
-    {
+    bool hasHeader(const QByteArray &name) const {
         for (const auto &h : headers) {
             if (h.first.compare(name, Qt::CaseInsensitive) == 0)
                 return true;
@@ -63,13 +60,12 @@ struct Response {
 // A minimal HTTP/1.1 client on one QTcpSocket: sends raw requests, parses responses in order.
 class Client {
 public:
-    ~Client()
-    {
+    ~Client() {
         socket.disconnect(); // no callbacks into a half-destroyed client
         socket.abort();
     }
-    explicit Client(bool keepBodies = true) : m_keepBodies(keepBodies)
-    {
+    explicit Client(bool keepBodies = true)
+        : m_keepBodies(keepBodies) {
         QObject::connect(&socket, &QTcpSocket::readyRead, &socket, [this] { onReadyRead(); });
         QObject::connect(&socket, &QTcpSocket::disconnected, &socket, [this] {
             onReadyRead();
@@ -79,34 +75,32 @@ public:
                          [this](QAbstractSocket::SocketError e) { error = e; });
     }
 
-    bool connectTo(const QString &host)
-    {
+    bool connectTo(const QString &host) {
         const qsizetype colon = host.lastIndexOf(QLatin1Char(':'));
         socket.connectToHost(QHostAddress(host.left(colon)), quint16(host.mid(colon + 1).toUInt()));
-        return QTest::qWaitFor([this] { return socket.state() == QAbstractSocket::ConnectedState || disconnected
-                                               || error != QAbstractSocket::UnknownSocketError; },
-                               5000)
-               && socket.state() == QAbstractSocket::ConnectedState;
+        return QTest::qWaitFor(
+                   [this] {
+                       return socket.state() == QAbstractSocket::ConnectedState || disconnected ||
+                              error != QAbstractSocket::UnknownSocketError;
+                   },
+                   5000) &&
+               socket.state() == QAbstractSocket::ConnectedState;
     }
 
-    void get(const QByteArray &target, const QByteArray &extraHeaders = {})
-    {
-        sendRaw("GET " + target + " HTTP/1.1\r\nHost: test\r\nUser-Agent: tst_testsite/1.0\r\n" + extraHeaders
-                + "\r\n");
+    void get(const QByteArray &target, const QByteArray &extraHeaders = {}) {
+        sendRaw("GET " + target + " HTTP/1.1\r\nHost: test\r\nUser-Agent: tst_testsite/1.0\r\n" +
+                extraHeaders + "\r\n");
     }
     void sendRaw(const QByteArray &bytes) { socket.write(bytes); }
 
-    bool waitResponses(int n, int timeoutMs = 5000)
-    {
-        return QTest::qWaitFor([&] { return completeCount() >= n || disconnected; }, timeoutMs)
-               && completeCount() >= n;
+    bool waitResponses(int n, int timeoutMs = 5000) {
+        return QTest::qWaitFor([&] { return completeCount() >= n || disconnected; }, timeoutMs) &&
+               completeCount() >= n;
     }
-    bool waitDisconnected(int timeoutMs = 5000)
-    {
+    bool waitDisconnected(int timeoutMs = 5000) {
         return QTest::qWaitFor([this] { return disconnected; }, timeoutMs);
     }
-    int completeCount() const
-    {
+    int completeCount() const {
         int n = 0;
         for (const Response &r : responses)
             n += r.complete ? 1 : 0;
@@ -121,8 +115,7 @@ public:
     QAbstractSocket::SocketError error = QAbstractSocket::UnknownSocketError;
 
 private:
-    void onReadyRead()
-    {
+    void onReadyRead() {
         if (!socket.isOpen() || socket.bytesAvailable() <= 0)
             return;
         const QByteArray data = socket.readAll();
@@ -135,8 +128,7 @@ private:
         parse();
     }
 
-    void parse()
-    {
+    void parse() {
         for (;;) {
             if (m_inBody) {
                 Response &r = responses.last();
@@ -179,8 +171,7 @@ private:
 };
 
 // One request on a fresh connection.
-Response fetch(const QString &host, const QByteArray &target)
-{
+Response fetch(const QString &host, const QByteArray &target) {
     Client c;
     if (!c.connectTo(host))
         return {};
@@ -189,8 +180,7 @@ Response fetch(const QString &host, const QByteArray &target)
     return c.responses.value(0);
 }
 
-QDateTime parseHttpDate(const QByteArray &value)
-{
+QDateTime parseHttpDate(const QByteArray &value) {
     const QLocale c = QLocale::c();
     const QString s = QString::fromLatin1(value).simplified();
     QDateTime t = c.toDateTime(s, QStringLiteral("ddd, dd MMM yyyy HH:mm:ss 'GMT'"));
@@ -251,8 +241,7 @@ private:
     QString m_b;
 };
 
-void TstTestSite::initTestCase()
-{
+void TstTestSite::initTestCase() {
     m_site = std::make_unique<TestSite>();
     QString error;
     m_a = m_site->addHost(QHostAddress(QStringLiteral("127.0.0.2")), 0, &error);
@@ -261,18 +250,15 @@ void TstTestSite::initTestCase()
     QVERIFY2(!m_b.isEmpty(), qPrintable(error));
 }
 
-void TstTestSite::cleanupTestCase()
-{
+void TstTestSite::cleanupTestCase() {
     m_site.reset();
 }
 
-void TstTestSite::init()
-{
+void TstTestSite::init() {
     m_site->resetRecords();
 }
 
-void TstTestSite::hostsAndAddHostErrors()
-{
+void TstTestSite::hostsAndAddHostErrors() {
     QCOMPARE(m_site->hosts(), (QStringList{m_a, m_b}));
     QVERIFY(m_a.startsWith(QLatin1String("127.0.0.2:")));
     QCOMPARE(m_site->baseUrl(m_a), QStringLiteral("http://") + m_a);
@@ -283,8 +269,7 @@ void TstTestSite::hostsAndAddHostErrors()
     QCOMPARE(m_site->hosts().size(), 2);
 }
 
-void TstTestSite::basicGetAndRecords()
-{
+void TstTestSite::basicGetAndRecords() {
     const qint64 before = TestSite::nowNs();
     const Response r = fetch(m_a, "/products/1?x=y");
     QVERIFY(r.complete);
@@ -311,8 +296,7 @@ void TstTestSite::basicGetAndRecords()
     QCOMPARE(m_site->totalRequests(), 1);
 }
 
-void TstTestSite::statusParameter()
-{
+void TstTestSite::statusParameter() {
     QCOMPARE(fetch(m_a, "/x?status=404").status, 404);
     QCOMPARE(fetch(m_a, "/x?status=410").status, 410);
     const Response noContent = fetch(m_a, "/x?status=204");
@@ -322,8 +306,7 @@ void TstTestSite::statusParameter()
     QCOMPARE(fetch(m_a, "/x?status=999").status, 200); // out of range: ignored
 }
 
-void TstTestSite::latency()
-{
+void TstTestSite::latency() {
     QElapsedTimer t;
     t.start();
     QCOMPARE(fetch(m_a, "/slow?ms=200").status, 200);
@@ -335,8 +318,7 @@ void TstTestSite::latency()
     QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
 }
 
-void TstTestSite::peakInFlightWithConcurrentRequests()
-{
+void TstTestSite::peakInFlightWithConcurrentRequests() {
     constexpr int n = 6;
     std::vector<std::unique_ptr<Client>> clients;
     for (int i = 0; i < n; ++i) {
@@ -369,8 +351,7 @@ void TstTestSite::peakInFlightWithConcurrentRequests()
     QVERIFY(m_site->requests().isEmpty());
 }
 
-void TstTestSite::failThenSuccess()
-{
+void TstTestSite::failThenSuccess() {
     Client c;
     QVERIFY(c.connectTo(m_a));
     for (int i = 0; i < 3; ++i)
@@ -390,36 +371,39 @@ void TstTestSite::failThenSuccess()
     QCOMPARE(fetch(m_a, "/f?fail=2").status, 503);
 }
 
-void TstTestSite::retryAfter_data()
-{
+void TstTestSite::retryAfter_data() {
     QTest::addColumn<QByteArray>("query");
     QTest::addColumn<QString>("pattern"); // regular expression the header must match
     QTest::addColumn<int>("seconds");     // expected distance from now, -1: not a date
 
     QTest::newRow("delta") << QByteArray("ra=7") << QStringLiteral("^7$") << -1;
     QTest::newRow("imf") << QByteArray("radate=30&rafmt=imf")
-                         << QStringLiteral("^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d\\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|"
-                                           "Oct|Nov|Dec) \\d{4} \\d\\d:\\d\\d:\\d\\d GMT$")
+                         << QStringLiteral(
+                                "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d\\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|"
+                                "Oct|Nov|Dec) \\d{4} \\d\\d:\\d\\d:\\d\\d GMT$")
                          << 30;
-    QTest::newRow("imf-default") << QByteArray("radate=5")
-                                 << QStringLiteral("^[A-Z][a-z]{2}, \\d\\d [A-Z][a-z]{2} \\d{4} \\d\\d:\\d\\d:\\d\\d GMT$")
-                                 << 5;
+    QTest::newRow("imf-default")
+        << QByteArray("radate=5")
+        << QStringLiteral("^[A-Z][a-z]{2}, \\d\\d [A-Z][a-z]{2} \\d{4} \\d\\d:\\d\\d:\\d\\d GMT$") << 5;
     QTest::newRow("rfc850") << QByteArray("radate=45&rafmt=rfc850")
-                            << QStringLiteral("^(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d\\d-[A-Z][a-z]{2}-\\d\\d "
-                                              "\\d\\d:\\d\\d:\\d\\d GMT$")
+                            << QStringLiteral(
+                                   "^(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d\\d-[A-Z][a-z]{2}-\\d\\d "
+                                   "\\d\\d:\\d\\d:\\d\\d GMT$")
                             << 45;
     QTest::newRow("asctime") << QByteArray("radate=60&rafmt=asctime")
-                             << QStringLiteral("^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}$") << 60;
+                             << QStringLiteral(
+                                    "^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}$")
+                             << 60;
     QTest::newRow("past") << QByteArray("radate=-120") << QStringLiteral("GMT$") << -120;
     QTest::newRow("raw") << QByteArray("raraw=soon%2C%20maybe") << QStringLiteral("^soon, maybe$") << -1;
 }
 
-void TstTestSite::retryAfter()
-{
+void TstTestSite::retryAfter() {
     QFETCH(QByteArray, query);
     QFETCH(QString, pattern);
     QFETCH(int, seconds);
-    const QByteArray target = "/ra/" + QByteArray(QTest::currentDataTag()) + "?fail=1&failstatus=429&" + query;
+    const QByteArray target =
+        "/ra/" + QByteArray(QTest::currentDataTag()) + "?fail=1&failstatus=429&" + query;
     const Response r = fetch(m_a, target);
     QCOMPARE(r.status, 429);
     const QByteArray value = r.header("Retry-After");
@@ -438,8 +422,7 @@ void TstTestSite::retryAfter()
     QVERIFY(fetch(m_a, "/plain?status=503&" + query).hasHeader("Retry-After"));
 }
 
-void TstTestSite::retryAfterEnglishUnderOtherLocale()
-{
+void TstTestSite::retryAfterEnglishUnderOtherLocale() {
     const QLocale saved;
     QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
     const Response r = fetch(m_a, "/de?fail=1&radate=10&rafmt=rfc850");
@@ -449,8 +432,7 @@ void TstTestSite::retryAfterEnglishUnderOtherLocale()
     QVERIFY(parseHttpDate(r.header("Retry-After")).isValid());
 }
 
-void TstTestSite::sizeAndType()
-{
+void TstTestSite::sizeAndType() {
     const Response r = fetch(m_a, "/data?size=100000&type=text/plain");
     QVERIFY(r.complete);
     QCOMPARE(r.header("Content-Length"), QByteArray("100000"));
@@ -461,8 +443,7 @@ void TstTestSite::sizeAndType()
     QCOMPARE(empty.body.size(), 0);
 }
 
-void TstTestSite::hugeBodyIsStreamed()
-{
+void TstTestSite::hugeBodyIsStreamed() {
     Client c(false);
     QVERIFY(c.connectTo(m_a));
     c.get("/huge?size=50000000");
@@ -472,8 +453,7 @@ void TstTestSite::hugeBodyIsStreamed()
     QCOMPARE(m_site->requests(m_a).value(0).status, 200);
 }
 
-void TstTestSite::hangUntilClientCloses()
-{
+void TstTestSite::hangUntilClientCloses() {
     auto c = std::make_unique<Client>();
     QVERIFY(c->connectTo(m_a));
     c->get("/stuck?hang=1");
@@ -490,8 +470,7 @@ void TstTestSite::hangUntilClientCloses()
     QCOMPARE(recs[0].status, 0);
 }
 
-void TstTestSite::trickle()
-{
+void TstTestSite::trickle() {
     Client c;
     QVERIFY(c.connectTo(m_a));
     c.get("/t?trickle=5&every=100");
@@ -506,8 +485,7 @@ void TstTestSite::trickle()
     QVERIFY(c.waitResponses(2));
 }
 
-void TstTestSite::resetSendsRst()
-{
+void TstTestSite::resetSendsRst() {
     // Raw POSIX socket: tells an RST (ECONNRESET) apart from an orderly close.
     const qsizetype colon = m_a.lastIndexOf(QLatin1Char(':'));
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -537,12 +515,13 @@ void TstTestSite::resetSendsRst()
     // A real client sees a failure: an error, or (Qt 6.4 QNAM, now and then) NoError with a body shorter
     // than Content-Length, which a crawler must check itself.
     QNetworkAccessManager nam;
-    QNetworkReply *reply = nam.get(QNetworkRequest(QUrl(m_site->baseUrl(m_a) + QStringLiteral("/r2?reset=1"))));
+    QNetworkReply *reply =
+        nam.get(QNetworkRequest(QUrl(m_site->baseUrl(m_a) + QStringLiteral("/r2?reset=1"))));
     QSignalSpy finished(reply, &QNetworkReply::finished);
     QVERIFY(finished.wait(5000));
     const QByteArray body = reply->readAll();
-    QVERIFY(reply->error() != QNetworkReply::NoError
-            || body.size() < reply->header(QNetworkRequest::ContentLengthHeader).toLongLong());
+    QVERIFY(reply->error() != QNetworkReply::NoError ||
+            body.size() < reply->header(QNetworkRequest::ContentLengthHeader).toLongLong());
     delete reply;
     QVERIFY(QTest::qWaitFor([&] { return m_site->hostRecord(m_a).inFlight == 0; }, 2000));
     for (const RequestRecord &r : m_site->requests(m_a)) {
@@ -551,8 +530,7 @@ void TstTestSite::resetSendsRst()
     }
 }
 
-void TstTestSite::closeWithoutResponse()
-{
+void TstTestSite::closeWithoutResponse() {
     Client c;
     QVERIFY(c.connectTo(m_a));
     c.get("/bye?close=1");
@@ -563,8 +541,7 @@ void TstTestSite::closeWithoutResponse()
     QVERIFY(m_site->requests(m_a).value(0).endNs > 0);
 }
 
-void TstTestSite::malformed()
-{
+void TstTestSite::malformed() {
     Client c;
     QVERIFY(c.connectTo(m_a));
     c.get("/m?malformed=1");
@@ -573,15 +550,15 @@ void TstTestSite::malformed()
     QVERIFY(!c.raw.startsWith("HTTP/"));
 
     QNetworkAccessManager nam;
-    QNetworkReply *reply = nam.get(QNetworkRequest(QUrl(m_site->baseUrl(m_a) + QStringLiteral("/m2?malformed=1"))));
+    QNetworkReply *reply =
+        nam.get(QNetworkRequest(QUrl(m_site->baseUrl(m_a) + QStringLiteral("/m2?malformed=1"))));
     QSignalSpy finished(reply, &QNetworkReply::finished);
     QVERIFY(finished.wait(5000));
     QVERIFY(reply->error() != QNetworkReply::NoError);
     delete reply;
 }
 
-void TstTestSite::lie()
-{
+void TstTestSite::lie() {
     Client c;
     QVERIFY(c.connectTo(m_a));
     c.get("/l?lie=1000&size=500");
@@ -592,28 +569,31 @@ void TstTestSite::lie()
     QVERIFY(!c.responses[0].complete);
 
     QNetworkAccessManager nam;
-    QNetworkReply *reply = nam.get(QNetworkRequest(QUrl(m_site->baseUrl(m_a) + QStringLiteral("/l2?lie=10"))));
+    QNetworkReply *reply =
+        nam.get(QNetworkRequest(QUrl(m_site->baseUrl(m_a) + QStringLiteral("/l2?lie=10"))));
     QSignalSpy finished(reply, &QNetworkReply::finished);
     QVERIFY(finished.wait(5000));
     QVERIFY(reply->error() != QNetworkReply::NoError);
     delete reply;
 }
 
-void TstTestSite::redirectChain()
-{
+void TstTestSite::redirectChain() {
     Client c;
     QVERIFY(c.connectTo(m_a));
     c.get("/r?a=1&redirect=3&b=2");
     QVERIFY(c.waitResponses(1));
     const QString base = m_site->baseUrl(m_a);
     QCOMPARE(c.responses[0].status, 302);
-    QCOMPARE(QString::fromLatin1(c.responses[0].header("Location")), base + QStringLiteral("/r?a=1&redirect=2&b=2"));
+    QCOMPARE(QString::fromLatin1(c.responses[0].header("Location")),
+             base + QStringLiteral("/r?a=1&redirect=2&b=2"));
     c.get("/r?a=1&redirect=2&b=2");
     c.get("/r?a=1&redirect=1&b=2");
     c.get("/r?a=1&redirect=0&b=2");
     QVERIFY(c.waitResponses(4));
-    QCOMPARE(QString::fromLatin1(c.responses[1].header("Location")), base + QStringLiteral("/r?a=1&redirect=1&b=2"));
-    QCOMPARE(QString::fromLatin1(c.responses[2].header("Location")), base + QStringLiteral("/r?a=1&redirect=0&b=2"));
+    QCOMPARE(QString::fromLatin1(c.responses[1].header("Location")),
+             base + QStringLiteral("/r?a=1&redirect=1&b=2"));
+    QCOMPARE(QString::fromLatin1(c.responses[2].header("Location")),
+             base + QStringLiteral("/r?a=1&redirect=0&b=2"));
     QCOMPARE(c.responses[3].status, 200);
 
     // QNAM follows the chain to the end: four requests seen by the server.
@@ -634,11 +614,11 @@ void TstTestSite::redirectChain()
                                   QStringLiteral("/q?redirect=1"), QStringLiteral("/q?redirect=0")}));
 }
 
-void TstTestSite::loopAndTo()
-{
+void TstTestSite::loopAndTo() {
     const Response loop = fetch(m_a, "/self?loop=1");
     QCOMPARE(loop.status, 302);
-    QCOMPARE(QString::fromLatin1(loop.header("Location")), m_site->baseUrl(m_a) + QStringLiteral("/self?loop=1"));
+    QCOMPARE(QString::fromLatin1(loop.header("Location")),
+             m_site->baseUrl(m_a) + QStringLiteral("/self?loop=1"));
 
     const QString other = m_site->baseUrl(m_b) + QStringLiteral("/landing?x=1&y=2");
     const QByteArray encoded = QUrl::toPercentEncoding(other);
@@ -646,13 +626,13 @@ void TstTestSite::loopAndTo()
     QCOMPARE(to.status, 302);
     QCOMPARE(QString::fromLatin1(to.header("Location")), other);
 
-    const Response moved = fetch(m_a, "/go?status=301&to=" + QUrl::toPercentEncoding(QStringLiteral("ftp://x.invalid/f")));
+    const Response moved =
+        fetch(m_a, "/go?status=301&to=" + QUrl::toPercentEncoding(QStringLiteral("ftp://x.invalid/f")));
     QCOMPARE(moved.status, 301);
     QCOMPARE(moved.header("Location"), QByteArray("ftp://x.invalid/f"));
 }
 
-void TstTestSite::noLocation()
-{
+void TstTestSite::noLocation() {
     const Response r = fetch(m_a, "/n?nolocation=1");
     QCOMPARE(r.status, 302);
     QVERIFY(!r.hasHeader("Location"));
@@ -661,8 +641,7 @@ void TstTestSite::noLocation()
     QVERIFY(!r307.hasHeader("Location"));
 }
 
-void TstTestSite::keepAliveAndPipelining()
-{
+void TstTestSite::keepAliveAndPipelining() {
     Client c;
     QVERIFY(c.connectTo(m_a));
     // Three pipelined requests in one write: the slow first one must still be answered first.
@@ -684,8 +663,7 @@ void TstTestSite::keepAliveAndPipelining()
     QVERIFY(recs[1].endNs >= recs[0].endNs);
 }
 
-void TstTestSite::connectionCloseAndRequestBodies()
-{
+void TstTestSite::connectionCloseAndRequestBodies() {
     Client c;
     QVERIFY(c.connectTo(m_a));
     c.sendRaw("POST /form HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\nhello world"
@@ -697,8 +675,7 @@ void TstTestSite::connectionCloseAndRequestBodies()
     QCOMPARE(m_site->hostRecord(m_a).requests, 2);
 }
 
-void TstTestSite::badRequests()
-{
+void TstTestSite::badRequests() {
     Client c;
     QVERIFY(c.connectTo(m_a));
     c.sendRaw("this is not http\r\n\r\n");
@@ -714,8 +691,7 @@ void TstTestSite::badRequests()
     QVERIFY(big.waitDisconnected());
 }
 
-void TstTestSite::recordsPerHost()
-{
+void TstTestSite::recordsPerHost() {
     QCOMPARE(fetch(m_a, "/one").status, 200);
     QCOMPARE(fetch(m_b, "/two").status, 200);
     QCOMPARE(fetch(m_b, "/three").status, 200);
@@ -740,8 +716,7 @@ void TstTestSite::recordsPerHost()
     m_site->setMaxRequestRecords(-1);
 }
 
-void TstTestSite::controlEndpoints()
-{
+void TstTestSite::controlEndpoints() {
     QCOMPARE(fetch(m_a, "/__records").status, 200); // off: an ordinary page, recorded
     QCOMPARE(m_site->hostRecord(m_a).requests, 1);
 
@@ -769,8 +744,7 @@ void TstTestSite::controlEndpoints()
     m_site->setControlEndpoints(false);
 }
 
-void TstTestSite::destructionWithOpenConnections()
-{
+void TstTestSite::destructionWithOpenConnections() {
     auto site = std::make_unique<TestSite>();
     const QString host = site->addHost(QHostAddress(QStringLiteral("127.0.0.4")));
     QVERIFY(!host.isEmpty());
@@ -792,8 +766,7 @@ void TstTestSite::destructionWithOpenConnections()
     QVERIFY(idle.waitDisconnected());
 }
 
-void TstTestSite::demoSite()
-{
+void TstTestSite::demoSite() {
     testsite::DemoSite demo(0.05);
     QVERIFY2(demo.isListening(), qPrintable(demo.errorString()));
     QVERIFY(demo.errorString().isEmpty());
@@ -819,7 +792,8 @@ void TstTestSite::demoSite()
         if (line.isEmpty() || line.startsWith('#'))
             continue;
         const QUrl u(QString::fromUtf8(line), QUrl::StrictMode);
-        if (u.isValid() && u.scheme() == QLatin1String("http") && !u.host().isEmpty() && line.startsWith("http://"))
+        if (u.isValid() && u.scheme() == QLatin1String("http") && !u.host().isEmpty() &&
+            line.startsWith("http://"))
             valid.append(QString::fromUtf8(line));
         else
             ++invalid;
@@ -842,7 +816,8 @@ void TstTestSite::demoSite()
     }
     QVERIFY(!fastUrl.isEmpty());
     const QUrl url(fastUrl);
-    const Response r = fetch(url.authority(), url.toString(QUrl::RemoveScheme | QUrl::RemoveAuthority).toLatin1());
+    const Response r =
+        fetch(url.authority(), url.toString(QUrl::RemoveScheme | QUrl::RemoveAuthority).toLatin1());
     QCOMPARE(r.status, 200);
     QVERIFY(demo.urlList().contains("status=404"));
     QVERIFY(demo.urlList().contains("hang=1"));
@@ -857,8 +832,7 @@ void TstTestSite::demoSite()
     QVERIFY2(total >= 2000 && total <= 4000, qPrintable(QString::number(total)));
 }
 
-void TstTestSite::executable()
-{
+void TstTestSite::executable() {
     QProcess p;
     p.setProgram(QStringLiteral(TESTSITE_EXE));
     p.setArguments({QStringLiteral("--count"), QStringLiteral("2"), QStringLiteral("--exit-on-stdin-eof")});
@@ -876,7 +850,9 @@ void TstTestSite::executable()
     const Response rec = fetch(hosts[1].toString(), "/__records");
     const QJsonObject json = QJsonDocument::fromJson(rec.body).object();
     QCOMPARE(json.value(QLatin1String("requests")).toArray().size(), 1);
-    QCOMPARE(json.value(QLatin1String("requests")).toArray()[0].toObject().value(QLatin1String("status")).toInt(), 404);
+    QCOMPARE(
+        json.value(QLatin1String("requests")).toArray()[0].toObject().value(QLatin1String("status")).toInt(),
+        404);
     QCOMPARE(fetch(h0, "/__reset").status, 200);
 
     QSignalSpy finished(&p, &QProcess::finished);
@@ -889,10 +865,11 @@ void TstTestSite::executable()
     QTemporaryDir dir;
     const QString list = dir.filePath(QStringLiteral("urls.txt"));
     QProcess demo;
-    demo.start(QStringLiteral(TESTSITE_EXE),
-               {QStringLiteral("--demo"), QStringLiteral("--scale"), QStringLiteral("0.02"), QStringLiteral("--list"), list});
+    demo.start(QStringLiteral(TESTSITE_EXE), {QStringLiteral("--demo"), QStringLiteral("--scale"),
+                                              QStringLiteral("0.02"), QStringLiteral("--list"), list});
     QVERIFY(demo.waitForStarted(5000));
-    QVERIFY(QTest::qWaitFor([&] { return demo.canReadLine() || demo.state() == QProcess::NotRunning; }, 10000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return demo.canReadLine() || demo.state() == QProcess::NotRunning; }, 10000));
     const QJsonObject demoHello = QJsonDocument::fromJson(demo.readLine()).object();
     QCOMPARE(demoHello.value(QLatin1String("hosts")).toArray().size(), 8);
     QFile f(list);
