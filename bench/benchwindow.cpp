@@ -35,9 +35,11 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QThread>
 #include <QTimer>
 
 #include <malloc.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,6 +139,94 @@ crawl::CrawlResult makeResult(quint64 id) {
     return r;
 }
 
+// The GUI thread's own scheduler record: CPU time, time spent runnable but waiting for a core, and
+// involuntary context switches. Tells own work apart from a machine that is simply busy.
+struct ThreadSched {
+    double cpuMs = 0;
+    double waitMs = 0;
+    qint64 preempted = 0;
+};
+
+ThreadSched guiThreadSched() {
+    ThreadSched t;
+    QFile schedstat(QStringLiteral("/proc/thread-self/schedstat"));
+    if (schedstat.open(QIODevice::ReadOnly)) {
+        const QList<QByteArray> f = schedstat.readAll().trimmed().split(' ');
+        if (f.size() >= 2) {
+            t.cpuMs = double(f[0].toLongLong()) / 1e6;
+            t.waitMs = double(f[1].toLongLong()) / 1e6;
+        }
+    }
+    rusage usage{};
+    if (getrusage(RUSAGE_THREAD, &usage) == 0)
+        t.preempted = usage.ru_nivcsw;
+    return t;
+}
+
+double threadCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+// Times every top-level event the GUI thread handles (wall and CPU): the slowest ones name the receiver
+// and the event, which tells a slow paint from a GUI thread that was simply not scheduled.
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    struct Slow {
+        double wallMs = 0;
+        double cpuMs = 0;
+        QByteArray what;
+    };
+    bool recording = false;
+    std::vector<Slow> slowest; // the 5 longest (wall) since resetSlowest()
+    double overMs = 16;
+    int eventsOver = 0;    // wall time over overMs
+    int cpuEventsOver = 0; // CPU time over overMs
+    double maxCpuMs = 0;   // the most GUI CPU one event took
+    void resetSlowest() {
+        slowest.clear();
+        eventsOver = cpuEventsOver = 0;
+        maxCpuMs = 0;
+    }
+
+    bool notify(QObject *receiver, QEvent *event) override {
+        if (!recording || m_depth > 0 || QThread::currentThread() != thread())
+            return QApplication::notify(receiver, event);
+        ++m_depth;
+        QElapsedTimer wall;
+        wall.start();
+        const double cpu0 = threadCpuMs();
+        const int type = int(event->type());
+        // The receiver may delete itself while handling the event (DeferredDelete): name it first.
+        const char *className = receiver ? receiver->metaObject()->className() : "?";
+        const QString name = receiver ? receiver->objectName() : QString();
+        const bool result = QApplication::notify(receiver, event);
+        const double cpuMs = threadCpuMs() - cpu0;
+        const double wallMs = double(wall.nsecsElapsed()) / 1e6;
+        --m_depth;
+        eventsOver += wallMs > overMs;
+        cpuEventsOver += cpuMs > overMs;
+        maxCpuMs = std::max(maxCpuMs, cpuMs);
+        if (slowest.size() < 5 || wallMs > slowest.back().wallMs) {
+            QByteArray what(className);
+            if (!name.isEmpty())
+                what += '(' + name.toUtf8() + ')';
+            what += " event " + QByteArray::number(type);
+            slowest.push_back({wallMs, cpuMs, what});
+            std::sort(slowest.begin(), slowest.end(),
+                      [](const Slow &a, const Slow &b) { return a.wallMs > b.wallMs; });
+            if (slowest.size() > 5)
+                slowest.pop_back();
+        }
+        return result;
+    }
+
+private:
+    int m_depth = 0;
+};
+
 struct CrawlRun {
     bool finished = false;
     int rows = 0;
@@ -144,10 +234,11 @@ struct CrawlRun {
     double urlsPerSec = 0;
     double p50 = 0, p99 = 0, max = 0;
     qsizetype samples = 0;
+    ThreadSched gui; // during the crawl
 };
 
 // One full crawl of `list` with tab `tab` open (-1: switch tabs every 300 ms), measured by a lag probe.
-CrawlRun crawlOnce(ui::MainWindow &window, const QByteArray &list, int tab) {
+CrawlRun crawlOnce(TimedApplication &app, ui::MainWindow &window, const QByteArray &list, int tab) {
     window.loadText(list, QStringLiteral("bench"));
     window.tabs()->setCurrentIndex(tab < 0 ? 0 : tab);
     // Let the tab switch and the load banner settle before measuring.
@@ -169,6 +260,8 @@ CrawlRun crawlOnce(ui::MainWindow &window, const QByteArray &list, int tab) {
         loop.quit();
     });
     QTimer::singleShot(150'000, &loop, &QEventLoop::quit);
+    app.resetSlowest();
+    const ThreadSched schedBefore = guiThreadSched();
     lag.start();
     QElapsedTimer clock;
     clock.start();
@@ -179,6 +272,9 @@ CrawlRun crawlOnce(ui::MainWindow &window, const QByteArray &list, int tab) {
     rotate.stop();
     lag.stop();
     run.seconds = double(clock.nsecsElapsed()) / 1e9;
+    const ThreadSched schedAfter = guiThreadSched();
+    run.gui = {schedAfter.cpuMs - schedBefore.cpuMs, schedAfter.waitMs - schedBefore.waitMs,
+               schedAfter.preempted - schedBefore.preempted};
     QCoreApplication::processEvents();
     run.rows = window.resultsModel()->rowCount();
     run.urlsPerSec = run.seconds > 0 ? run.rows / run.seconds : 0;
@@ -194,7 +290,9 @@ CrawlRun crawlOnce(ui::MainWindow &window, const QByteArray &list, int tab) {
 
 int main(int argc, char *argv[]) {
     g_mainClock.start();
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
+    app.recording = qEnvironmentVariableIsEmpty("CRAWLSCOPE_BENCH_EVENTS") ||
+                    qEnvironmentVariableIntValue("CRAWLSCOPE_BENCH_EVENTS") > 0;
     QStandardPaths::setTestModeEnabled(true); // never read or write the user's settings
     QCoreApplication::setOrganizationName(QStringLiteral("CrawlscopeBench"));
     QCoreApplication::setApplicationName(QStringLiteral("bench-window"));
@@ -275,20 +373,35 @@ int main(int argc, char *argv[]) {
             int tab;
         };
         const Phase phases[] = {{"hosts", 0}, {"failures", 1}, {"results", 2}, {"rotating", -1}};
-        double worstP50 = 0, worstP99 = 0, worstMax = 0;
+        double worstP50 = 0, worstP99 = 0, worstMax = 0, worstEventCpu = 0;
         double totalRowsCrawled = 0, totalSeconds = 0;
         QString worstTab;
         for (const Phase &phase : phases) {
-            const CrawlRun run = crawlOnce(window, list, phase.tab);
+            const CrawlRun run = crawlOnce(app, window, list, phase.tab);
+            const QString key = QString::fromLatin1(phase.name);
             say("crawl, %s tab: %d URLs in %.1f s (%.0f URLs/s), %s; lag p50 %.2f p99 %.2f max %.2f ms "
                 "(%lld ticks)",
                 phase.name, run.rows, run.seconds, run.urlsPerSec, run.finished ? "finished" : "TIMED OUT",
                 run.p50, run.p99, run.max, qlonglong(run.samples));
-            const QString key = QString::fromLatin1(phase.name);
+            say("  GUI thread: %.0f ms CPU (%.1f%% of the crawl), %.0f ms runnable but waiting for a core, "
+                "%lld preemptions",
+                run.gui.cpuMs, run.gui.cpuMs / (run.seconds * 10), run.gui.waitMs, qlonglong(run.gui.preempted));
+            if (app.recording) {
+                say("  events over 16 ms: %d by wall time, %d by GUI CPU time; slowest:", app.eventsOver,
+                    app.cpuEventsOver);
+                for (const TimedApplication::Slow &slow : app.slowest)
+                    say("    %.1f ms wall, %.1f ms CPU: %s", slow.wallMs, slow.cpuMs, slow.what.constData());
+                out[QStringLiteral("gui_events_over_16ms_wall_%1").arg(key)] = app.eventsOver;
+                out[QStringLiteral("gui_events_over_16ms_cpu_%1").arg(key)] = app.cpuEventsOver;
+                out[QStringLiteral("gui_max_event_cpu_ms_%1").arg(key)] = round2(app.maxCpuMs);
+                worstEventCpu = std::max(worstEventCpu, app.maxCpuMs);
+            }
             out[QStringLiteral("lag_p99_%1_ms").arg(key)] = round2(run.p99);
             out[QStringLiteral("lag_p50_%1_ms").arg(key)] = round2(run.p50);
             out[QStringLiteral("lag_max_%1_ms").arg(key)] = round2(run.max);
             out[QStringLiteral("urls_per_s_%1").arg(key)] = qRound(run.urlsPerSec);
+            out[QStringLiteral("gui_cpu_pct_%1").arg(key)] = round2(run.gui.cpuMs / (run.seconds * 10));
+            out[QStringLiteral("gui_runqueue_wait_ms_%1").arg(key)] = round2(run.gui.waitMs);
             if (!run.finished || run.rows != urls)
                 notes.append(QStringLiteral("%1 crawl: %2 of %3 rows, %4")
                                  .arg(key)
@@ -308,13 +421,17 @@ int main(int argc, char *argv[]) {
         out[QStringLiteral("lag_p99_ms")] = round2(worstP99);
         out[QStringLiteral("lag_max_ms")] = round2(worstMax);
         out[QStringLiteral("lag_worst_tab")] = worstTab;
+        if (app.recording)
+            out[QStringLiteral("gui_max_event_cpu_ms")] = round2(worstEventCpu);
         out[QStringLiteral("urls_per_s")] = qRound(totalSeconds > 0 ? totalRowsCrawled / totalSeconds : 0);
         out[QStringLiteral("crawl_urls")] = urls;
         out[QStringLiteral("crawl_failing_urls")] = failing;
         notes.append(QStringLiteral(
             "lag: one crawl of %1 URLs per tab (hosts, failures, results) plus one switching tabs every "
             "300 ms; 8 hosts 127.0.0.2-9, global 64, per-host 8, interval 0; lag_p50/p99/max_ms are the "
-            "worst of the four crawls, urls_per_s their mean")
+            "worst of the four crawls, urls_per_s their mean; gui_*: the GUI thread's CPU share, its time "
+            "runnable but waiting for a core (/proc/thread-self/schedstat), and per event (QApplication::notify) "
+            "the GUI CPU time vs wall time: wall >> CPU means the thread was preempted, not busy")
                          .arg(urls));
     } // the test site stops here
 
