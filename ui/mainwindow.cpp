@@ -107,6 +107,8 @@ MainWindow::MainWindow(QWidget *parent)
     createCentralWidgets();
     createStatusBar();
 
+    // The crawl must never make the window stutter: its threads yield the CPU to the GUI thread.
+    m_engine->setWorkerNice(5);
     connect(m_engine, &crawl::CrawlEngine::resultsReady, this, &MainWindow::onResults);
     connect(m_engine, &crawl::CrawlEngine::snapshotReady, this, &MainWindow::onSnapshot);
     connect(m_engine, &crawl::CrawlEngine::finished, this, &MainWindow::onFinished);

@@ -56,6 +56,7 @@ public:
     FetchPolicy policy;
     int fetchThreads = 2;
     int snapshotMs = 250;
+    int workerNice = 0;
 
     CrawlState state = CrawlState::Idle;
     bool stopRequested = false;
@@ -163,6 +164,8 @@ void CrawlEngine::setFetchThreads(int count) {
     d->fetchThreads = std::clamp(count, 1, 16);
 }
 
+void CrawlEngine::setWorkerNice(int nice) { d->workerNice = std::clamp(nice, 0, 19); }
+
 void CrawlEngine::setSnapshotIntervalMs(int ms) {
     d->snapshotMs = std::max(20, ms);
     d->snapshotTimer.setInterval(d->snapshotMs);
@@ -182,6 +185,7 @@ bool CrawlEngine::start(const InputSource &input, QString *error) {
     d->teardown();
     d->context = std::make_unique<EngineContext>(d->fetchThreads);
     EngineContext *context = d->context.get();
+    context->workerNice = d->workerNice;
     d->applyConfig();
     context->budget.setWakeFunction([context](int shard) { context->shards[size_t(shard)]->wake(); });
 

@@ -36,6 +36,9 @@ public:
     // Before start(): threads that fetch (default: 2, at least 1). Hosts are spread over them.
     void setFetchThreads(int count);
     void setSnapshotIntervalMs(int ms); // default 250
+    // Before start(): a nice value (0-19) for the engine's threads, so a window stays responsive when the
+    // crawl saturates the CPU. 0 (the default) leaves them at the caller's priority.
+    void setWorkerNice(int nice);
 
     // Starts crawling `input`. Returns false (and sets *error) if the input cannot be opened or a crawl
     // is already running; nothing is emitted then.

@@ -50,6 +50,7 @@ struct EngineContext {
     SharedBudget budget;
     std::atomic<bool> stopping{false};
     std::atomic<bool> paused{false};
+    int workerNice = 0; // fixed before the threads start
 
     // Limits and policy: copied by shards when `configVersion` moves.
     mutable QReadWriteLock configLock;

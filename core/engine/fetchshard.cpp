@@ -9,11 +9,20 @@
 #include <QNetworkRequest>
 
 #include <algorithm>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <cmath>
 
 namespace crawl {
 
 namespace {
+
+// Linux keeps a nice value per thread; the threads QNAM creates from here inherit it.
+void lowerThreadPriority(int nice) {
+    if (nice > 0)
+        ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), nice);
+}
 
 // QNAM opens at most 6 connections per host:port and queues the rest inside itself, where its transfer
 // timeout would run on queued work; a host never gets more than this many requests on one QNAM.
@@ -291,8 +300,10 @@ qint64 FetchShard::hostBlockedUntil(const Host *host) const {
 }
 
 void FetchShard::pump() {
-    if (!m_publishTimer.isActive() && !m_stopped)
-        m_publishTimer.start();
+    if (!m_publishTimer.isActive() && !m_stopped) {
+        m_publishTimer.start(); // first run on this thread
+        lowerThreadPriority(m_context->workerNice);
+    }
     drainInbox();
     if (m_stopped)
         return;
