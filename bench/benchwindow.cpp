@@ -38,13 +38,12 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
+#include <cstdio>
 #include <malloc.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <algorithm>
-#include <cstdio>
 
 namespace {
 
@@ -96,8 +95,8 @@ class FirstPaintWatcher : public QObject {
 public:
     using QObject::QObject;
     bool painted() const { return m_frameDoneMs >= 0; }
-    double firstPaintEventMs = -1;  // since main()
-    double m_frameDoneMs = -1;      // since main()
+    double firstPaintEventMs = -1;       // since main()
+    double m_frameDoneMs = -1;           // since main()
     double m_frameDoneSinceStartMs = -1; // since process start
 
 protected:
@@ -306,8 +305,8 @@ int main(int argc, char *argv[]) {
                               : 1'000'000;
     QJsonObject out;
     QStringList notes;
-    notes.append(QStringLiteral("platform %1; Qt %2").arg(QGuiApplication::platformName(),
-                                                          QLatin1String(qVersion())));
+    notes.append(
+        QStringLiteral("platform %1; Qt %2").arg(QGuiApplication::platformName(), QLatin1String(qVersion())));
 
     // --- 1. launch to first paint ------------------------------------------------------------------
     FirstPaintWatcher watcher;
@@ -339,8 +338,7 @@ int main(int argc, char *argv[]) {
         QStringList hosts;
         for (int i = 2; i <= 9; ++i) {
             QString error;
-            const QString host =
-                site->addHost(QHostAddress(QStringLiteral("127.0.0.%1").arg(i)), 0, &error);
+            const QString host = site->addHost(QHostAddress(QStringLiteral("127.0.0.%1").arg(i)), 0, &error);
             if (host.isEmpty()) {
                 say("cannot listen on 127.0.0.%d: %s", i, qPrintable(error));
                 return 1;
@@ -385,7 +383,8 @@ int main(int argc, char *argv[]) {
                 run.p50, run.p99, run.max, qlonglong(run.samples));
             say("  GUI thread: %.0f ms CPU (%.1f%% of the crawl), %.0f ms runnable but waiting for a core, "
                 "%lld preemptions",
-                run.gui.cpuMs, run.gui.cpuMs / (run.seconds * 10), run.gui.waitMs, qlonglong(run.gui.preempted));
+                run.gui.cpuMs, run.gui.cpuMs / (run.seconds * 10), run.gui.waitMs,
+                qlonglong(run.gui.preempted));
             if (app.recording) {
                 say("  events over 16 ms: %d by wall time, %d by GUI CPU time; slowest:", app.eventsOver,
                     app.cpuEventsOver);
@@ -403,11 +402,12 @@ int main(int argc, char *argv[]) {
             out[QStringLiteral("gui_cpu_pct_%1").arg(key)] = round2(run.gui.cpuMs / (run.seconds * 10));
             out[QStringLiteral("gui_runqueue_wait_ms_%1").arg(key)] = round2(run.gui.waitMs);
             if (!run.finished || run.rows != urls)
-                notes.append(QStringLiteral("%1 crawl: %2 of %3 rows, %4")
-                                 .arg(key)
-                                 .arg(run.rows)
-                                 .arg(urls)
-                                 .arg(run.finished ? QStringLiteral("finished") : QStringLiteral("timed out")));
+                notes.append(
+                    QStringLiteral("%1 crawl: %2 of %3 rows, %4")
+                        .arg(key)
+                        .arg(run.rows)
+                        .arg(urls)
+                        .arg(run.finished ? QStringLiteral("finished") : QStringLiteral("timed out")));
             if (run.p99 > worstP99) {
                 worstP99 = run.p99;
                 worstTab = key;
@@ -426,13 +426,16 @@ int main(int argc, char *argv[]) {
         out[QStringLiteral("urls_per_s")] = qRound(totalSeconds > 0 ? totalRowsCrawled / totalSeconds : 0);
         out[QStringLiteral("crawl_urls")] = urls;
         out[QStringLiteral("crawl_failing_urls")] = failing;
-        notes.append(QStringLiteral(
-            "lag: one crawl of %1 URLs per tab (hosts, failures, results) plus one switching tabs every "
-            "300 ms; 8 hosts 127.0.0.2-9, global 64, per-host 8, interval 0; lag_p50/p99/max_ms are the "
-            "worst of the four crawls, urls_per_s their mean; gui_*: the GUI thread's CPU share, its time "
-            "runnable but waiting for a core (/proc/thread-self/schedstat), and per event (QApplication::notify) "
-            "the GUI CPU time vs wall time: wall >> CPU means the thread was preempted, not busy")
-                         .arg(urls));
+        notes.append(
+            QStringLiteral(
+                "lag: one crawl of %1 URLs per tab (hosts, failures, results) plus one switching tabs every "
+                "300 ms; 8 hosts 127.0.0.2-9, global 64, per-host 8, interval 0; lag_p50/p99/max_ms are the "
+                "worst of the four crawls, urls_per_s their mean; gui_*: the GUI thread's CPU share, its "
+                "time "
+                "runnable but waiting for a core (/proc/thread-self/schedstat), and per event "
+                "(QApplication::notify) "
+                "the GUI CPU time vs wall time: wall >> CPU means the thread was preempted, not busy")
+                .arg(urls));
     } // the test site stops here
 
     // --- 3. a million results ------------------------------------------------------------------------
@@ -491,7 +494,8 @@ int main(int argc, char *argv[]) {
         out[QStringLiteral("results_1m_rss_before_mib")] = round2(rssBefore);
         out[QStringLiteral("results_1m_rss_mib")] = round2(rssAfter);
         out[QStringLiteral("results_1m_rss_delta_mib")] = round2(rssAfter - rssBefore);
-        out[QStringLiteral("results_1m_store_mib")] = round2(double(model->store().memoryBytes()) / 1048576.0);
+        out[QStringLiteral("results_1m_store_mib")] =
+            round2(double(model->store().memoryBytes()) / 1048576.0);
         out[QStringLiteral("failures_1m_rows")] = failuresFilter ? failuresFilter->rowCount() : -1;
 
         auto *filter = qobject_cast<ui::ResultFilterModel *>(window.resultsView()->model());
@@ -517,7 +521,8 @@ int main(int argc, char *argv[]) {
         QCoreApplication::processEvents();
         const double bottomMs = double(clock.nsecsElapsed()) / 1e6;
         clock.start();
-        view->scrollTo(view->model()->index(view->model()->rowCount() / 2, 0), QAbstractItemView::PositionAtCenter);
+        view->scrollTo(view->model()->index(view->model()->rowCount() / 2, 0),
+                       QAbstractItemView::PositionAtCenter);
         QCoreApplication::processEvents();
         const double middleMs = double(clock.nsecsElapsed()) / 1e6;
         say("scroll: to the end %.1f ms, to the middle %.1f ms", bottomMs, middleMs);
@@ -527,7 +532,8 @@ int main(int argc, char *argv[]) {
         notes.append(QStringLiteral(
             "1M: synthetic results emitted on CrawlEngine::resultsReady in batches of 1000 with the results "
             "tab open (MainWindow flushes them to the model every 250 ms); insert_ms is GUI-thread time "
-            "without building the values; rss is VmRSS after (before: after clearing, malloc_trim); filter is "
+            "without building the values; rss is VmRSS after (before: after clearing, malloc_trim); filter "
+            "is "
             "ResultFilterModel::setTextFilter + repaint; scroll is end + middle with repaint"));
     }
 

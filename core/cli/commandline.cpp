@@ -4,6 +4,7 @@
 #include <QUrl>
 
 #include <limits>
+#include <type_traits>
 
 namespace crawl {
 
@@ -49,37 +50,25 @@ QString flagName(const Flag &flag) {
     return QString::fromLatin1(flag.name);
 }
 
-bool readInt(const QCommandLineParser &parser, const char *name, qint64 min, qint64 max, qint64 *out,
-             QString *error) {
-    const QString key = QString::fromLatin1(name);
-    if (!parser.isSet(key))
-        return true;
-    const QString text = parser.value(key).trimmed();
-    bool ok = false;
-    const qint64 value = text.toLongLong(&ok);
-    if (!ok || value < min || value > max) {
-        *error = QStringLiteral("--%1 must be a whole number from %2 to %3 (got \"%4\")")
-                     .arg(key)
-                     .arg(min)
-                     .arg(max)
-                     .arg(text);
-        return false;
-    }
-    *out = value;
-    return true;
-}
-
-bool readDouble(const QCommandLineParser &parser, const char *name, double min, double max, double *out,
+// Reads a numeric flag if it was given; leaves *out alone otherwise. Integers and reals differ only in
+// how the text is parsed and how the error names the expected kind of number.
+template <typename Number>
+bool readNumber(const QCommandLineParser &parser, const char *name, Number min, Number max, Number *out,
                 QString *error) {
     const QString key = QString::fromLatin1(name);
     if (!parser.isSet(key))
         return true;
     const QString text = parser.value(key).trimmed();
     bool ok = false;
-    const double value = text.toDouble(&ok);
+    Number value{};
+    if constexpr (std::is_integral_v<Number>)
+        value = text.toLongLong(&ok);
+    else
+        value = text.toDouble(&ok);
     if (!ok || value < min || value > max) {
-        *error = QStringLiteral("--%1 must be a number from %2 to %3 (got \"%4\")")
-                     .arg(key)
+        *error = QStringLiteral("--%1 must be %2 from %3 to %4 (got \"%5\")")
+                     .arg(key, std::is_integral_v<Number> ? QStringLiteral("a whole number")
+                                                          : QStringLiteral("a number"))
                      .arg(min)
                      .arg(max)
                      .arg(text);
@@ -227,7 +216,7 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
     qint64 v = 0;
     const auto intFlag = [&](const char *name, qint64 min, qint64 max, auto setter) {
         v = std::numeric_limits<qint64>::min();
-        if (!readInt(parser, name, min, max, &v, &error))
+        if (!readNumber<qint64>(parser, name, min, max, &v, &error))
             return false;
         if (v != std::numeric_limits<qint64>::min())
             setter(v);
@@ -249,8 +238,8 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
         intFlag("threads", 1, 16, [&](qint64 x) { o.fetchThreads = int(x); });
     if (!intsOk)
         return result;
-    if (!readDouble(parser, "jitter", 0.0, 1.0, &o.limits.jitter, &error) ||
-        !readDouble(parser, "max-rate", 0.0, 1e6, &o.limits.maxRatePerSec, &error))
+    if (!readNumber(parser, "jitter", 0.0, 1.0, &o.limits.jitter, &error) ||
+        !readNumber(parser, "max-rate", 0.0, 1e6, &o.limits.maxRatePerSec, &error))
         return result;
     for (const QString &spec : parser.values(QStringLiteral("host-limit"))) {
         if (!parseHostLimit(spec, &o.limits, &error))

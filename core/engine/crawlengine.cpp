@@ -164,7 +164,9 @@ void CrawlEngine::setFetchThreads(int count) {
     d->fetchThreads = std::clamp(count, 1, 16);
 }
 
-void CrawlEngine::setWorkerNice(int nice) { d->workerNice = std::clamp(nice, 0, 19); }
+void CrawlEngine::setWorkerNice(int nice) {
+    d->workerNice = std::clamp(nice, 0, 19);
+}
 
 void CrawlEngine::setSnapshotIntervalMs(int ms) {
     d->snapshotMs = std::max(20, ms);

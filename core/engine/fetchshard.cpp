@@ -9,10 +9,10 @@
 #include <QNetworkRequest>
 
 #include <algorithm>
+#include <cmath>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <cmath>
 
 namespace crawl {
 
