@@ -33,7 +33,7 @@ case "${1:-}" in
 demo)
     install_missing "${build_packages[@]}"
     cmake --preset release
-    cmake --build --preset release -j "$jobs"
+    cmake --build --preset release -j "$jobs" --target crawlscope
     exec build/release/app/crawlscope --demo "${@:2}"
     ;;
 test)
