@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <vector>
@@ -39,6 +40,22 @@ public:
             ::close(fd);
         ::close(m_listener);
     }
+    // A non-blocking connect becomes writable once its handshake completed (the queue then holds it).
+    bool waitUntilQueueFull() const {
+        std::vector<pollfd> fds;
+        for (int fd : m_clients)
+            fds.push_back({fd, POLLOUT, 0});
+        for (int round = 0; round < 20; ++round) {
+            if (::poll(fds.data(), fds.size(), 100) < 0)
+                return false;
+            int writable = 0;
+            for (pollfd &p : fds)
+                writable += (p.revents & POLLOUT) ? 1 : 0;
+            if (writable >= 1) // Linux queues backlog + 1 connections; the rest stay in SYN_SENT
+                return true;
+        }
+        return false;
+    }
     quint16 port() const { return m_port; }
 
 private:
@@ -54,8 +71,8 @@ private Q_SLOTS:
     void connectTimeoutEndsTheAttempt() {
         FullBacklogListener listener;
         QVERIFY(listener.port() != 0);
-        // Let the queued handshakes complete before the engine's own connect is the one left hanging.
-        QTest::qWait(100);
+        // Wait until the kernel has completed the filler handshakes, so the engine's is the one left hanging.
+        QVERIFY(listener.waitUntilQueueFull());
 
         CrawlEngine engine;
         FetchPolicy policy;
