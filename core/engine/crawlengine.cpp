@@ -418,8 +418,12 @@ CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
         failedAtLastSnapshot = s.failed;
         startedAtLastSnapshot = started;
     }
-    if (s.total >= 0 && smoothedThroughput > 0.01)
-        s.etaMs = qint64(double(std::max<qint64>(0, s.total - done)) / smoothedThroughput * 1000.0);
+    // Half recent rate, half the whole crawl's: a host backing off for a few seconds should not make the
+    // ETA jump to hours, and a crawl that sped up should still show it.
+    const double overallRate = s.elapsedMs > 0 ? double(done) * 1000.0 / double(s.elapsedMs) : 0.0;
+    const double etaRate = 0.5 * smoothedThroughput + 0.5 * overallRate;
+    if (s.total >= 0 && etaRate > 0.01)
+        s.etaMs = qint64(double(std::max<qint64>(0, s.total - done)) / etaRate * 1000.0);
     if (state == CrawlState::Finished)
         s.etaMs = 0;
     return s;
