@@ -21,6 +21,7 @@
 #include "model/fetchpolicy.h"
 #include "models/resultfiltermodel.h"
 #include "models/resultsmodel.h"
+#include "syntheticresults.h"
 #include "testsite.h"
 
 #include <QApplication>
@@ -69,15 +70,7 @@ double msSinceProcessStart() {
 }
 
 double rssMiB() {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> lines = status.readAll().split('\n');
-    for (const QByteArray &line : lines) {
-        if (line.startsWith("VmRSS:"))
-            return double(line.mid(6).trimmed().split(' ').first().toLongLong()) / 1024.0;
-    }
-    return -1;
+    return double(testsite::residentKiB()) / 1024.0;
 }
 
 double round2(double v) {
@@ -114,29 +107,6 @@ protected:
         return QObject::eventFilter(watched, event);
     }
 };
-
-crawl::CrawlResult makeResult(quint64 id) {
-    crawl::CrawlResult r;
-    r.id = id;
-    r.lineNumber = qint64(id) + 1;
-    const int host = int(id % 50);
-    r.host = QStringLiteral("host%1.example.com:443").arg(host);
-    r.url = QStringLiteral("https://host%1.example.com/catalog/item/%2?ref=list").arg(host).arg(id);
-    const bool failed = id % 20 == 0;
-    r.outcome = failed ? crawl::Outcome::HttpError : crawl::Outcome::Ok;
-    r.status = failed ? 404 : 200;
-    r.finalUrl = r.url;
-    r.attempts = 1;
-    r.bytes = 5000 + qint64(id % 997);
-    r.contentType = QStringLiteral("text/html; charset=utf-8");
-    r.latencyMs = qint64(id % 400);
-    r.ttfbMs = r.latencyMs / 2;
-    if (failed)
-        r.error = QStringLiteral("HTTP 404 Not Found");
-    r.startedAt = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000 + qint64(id), Qt::UTC);
-    r.finishedAt = r.startedAt.addMSecs(r.latencyMs);
-    return r;
-}
 
 // The GUI thread's own scheduler record: CPU time, time spent runnable but waiting for a core, and
 // involuntary context switches. Tells own work apart from a machine that is simply busy.
@@ -458,7 +428,7 @@ int main(int argc, char *argv[]) {
             QList<crawl::CrawlResult> results;
             results.reserve(batch);
             for (int i = first; i < std::min(totalRows, first + batch); ++i)
-                results.append(makeResult(quint64(i)));
+                results.append(testsite::makeSyntheticResult(quint64(i)));
             buildNs += clock.nsecsElapsed();
             clock.start();
             // The engine's own signal: MainWindow takes it exactly as from a crawl.

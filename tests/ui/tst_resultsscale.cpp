@@ -2,6 +2,7 @@
 // filter and sort on demand, memory. Prints the numbers (the benchmark program measures the real GUI).
 #include "models/resultfiltermodel.h"
 #include "models/resultsmodel.h"
+#include "syntheticresults.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -9,44 +10,7 @@
 #include <QTableView>
 #include <QTest>
 
-namespace {
-
-qint64 rssKiB() {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> lines = status.readAll().split('\n');
-    for (const QByteArray &line : lines) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    }
-    return -1;
-}
-
-crawl::CrawlResult makeResult(quint64 id) {
-    crawl::CrawlResult r;
-    r.id = id;
-    r.lineNumber = qint64(id) + 1;
-    const int host = int(id % 50);
-    r.host = QStringLiteral("host%1.example.com:443").arg(host);
-    r.url = QStringLiteral("https://host%1.example.com/catalog/item/%2?ref=list").arg(host).arg(id);
-    const bool failed = id % 20 == 0;
-    r.outcome = failed ? crawl::Outcome::HttpError : crawl::Outcome::Ok;
-    r.status = failed ? 404 : 200;
-    r.finalUrl = r.url;
-    r.attempts = 1;
-    r.bytes = 5000 + qint64(id % 997);
-    r.contentType = QStringLiteral("text/html; charset=utf-8");
-    r.latencyMs = qint64(id % 400);
-    r.ttfbMs = r.latencyMs / 2;
-    if (failed)
-        r.error = QStringLiteral("HTTP 404 Not Found");
-    r.startedAt = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000 + qint64(id), Qt::UTC);
-    r.finishedAt = r.startedAt.addMSecs(r.latencyMs);
-    return r;
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestResultsScale : public QObject {
     Q_OBJECT
@@ -70,7 +34,7 @@ private Q_SLOTS:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
 
-        const qint64 rssBefore = rssKiB();
+        const qint64 rssBefore = testsite::residentKiB();
         QElapsedTimer clock;
         qint64 makeNs = 0;
         qint64 insertNs = 0;
@@ -80,7 +44,7 @@ private Q_SLOTS:
             QList<crawl::CrawlResult> results;
             results.reserve(batch);
             for (int i = first; i < std::min(total, first + batch); ++i)
-                results.append(makeResult(quint64(i)));
+                results.append(testsite::makeSyntheticResult(quint64(i)));
             makeNs += clock.nsecsElapsed();
             clock.start();
             model.addResults(results);
@@ -93,7 +57,7 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), total);
         QCOMPARE(all.rowCount(), total);
         QCOMPARE(failures.rowCount(), total / 20);
-        const qint64 rssAfter = rssKiB();
+        const qint64 rssAfter = testsite::residentKiB();
         qInfo("insert %d rows in batches of %d: %.0f ms in the model+proxies+view (worst batch %.1f ms); "
               "building the values took %.0f ms",
               total, batch, insertNs / 1e6, worstBatchNs / 1e6, makeNs / 1e6);
