@@ -17,18 +17,7 @@ build_packages=(cmake ninja-build g++ pkg-config qt6-base-dev libqt6opengl6-dev 
 test_packages=(dpkg-dev file desktop-file-utils appstream groff-base nginx-light
                python3 python3-aiohttp python3-httpx python3-scrapy)
 
-install_missing() {
-    local missing=()
-    for pkg in "$@"; do
-        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-    done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    echo "quickstart: installing ${missing[*]}"
-    local sudo=()
-    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-    "${sudo[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-}
+source scripts/lib/install-missing.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
 
