@@ -50,8 +50,8 @@ int main(int argc, char **argv) {
 
 #ifndef CRAWLSCOPE_HAVE_DEMO
     if (options.demo) {
-        print(stderr, QStringLiteral("crawlscope: this build has no demo (it was configured with "
-                                     "CRAWLSCOPE_BUILD_DEMO=OFF); give it a list with --input\n"));
+        print(stderr, QStringLiteral("crawlscope: --demo is not built in (this build was configured with "
+                                     "CRAWLSCOPE_BUILD_DEMO=OFF); crawl a list of your own instead\n"));
         return crawl::ExitUsage;
     }
 #endif

@@ -269,6 +269,18 @@ QTableView *MainWindow::makeTable(QWidget *parent) {
     return view;
 }
 
+// A failures or results table: sorted on demand by a click on a header; no sort indicator until then,
+// and none again once new rows arrive unsorted.
+QTableView *MainWindow::makeResultsTable(ResultFilterSortModel *model, const QString &objectName) {
+    QTableView *view = makeTable(nullptr);
+    view->setObjectName(objectName);
+    view->setModel(model);
+    view->setSortingEnabled(true);
+    view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    connect(model, &ResultFilterSortModel::sortInvalidated, this, [this, view] { clearSortIndicator(view); });
+    return view;
+}
+
 QWidget *MainWindow::makeFilterBar(ResultFilterSortModel *model, bool failures, QLineEdit **edit) {
     auto *bar = new QWidget;
     auto *layout = new QHBoxLayout(bar);
@@ -376,11 +388,7 @@ void MainWindow::createCentralWidgets() {
     connect(m_hostsView, &QWidget::customContextMenuRequested, this, &MainWindow::showHostsMenu);
 
     // Failures: filter bar, table, details of the current failure.
-    m_failuresView = makeTable(nullptr);
-    m_failuresView->setObjectName(QStringLiteral("failuresView"));
-    m_failuresView->setModel(m_failuresFilter);
-    m_failuresView->setSortingEnabled(true);
-    m_failuresView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_failuresView = makeResultsTable(m_failuresFilter, QStringLiteral("failuresView"));
     for (const int hidden : {ResultsModel::LineColumn, ResultsModel::LatencyColumn, ResultsModel::BytesColumn,
                              ResultsModel::ContentTypeColumn})
         m_failuresView->setColumnHidden(hidden, true);
@@ -398,8 +406,6 @@ void MainWindow::createCentralWidgets() {
     m_failureDetails->setOpenLinks(false);
     connect(m_failuresView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &MainWindow::showFailureDetails);
-    connect(m_failuresFilter, &ResultFilterSortModel::sortInvalidated, this,
-            [this] { clearSortIndicator(m_failuresView); });
     auto *failuresPage = new QWidget;
     auto *failuresLayout = new QVBoxLayout(failuresPage);
     failuresLayout->setContentsMargins(4, 4, 4, 4);
@@ -413,11 +419,7 @@ void MainWindow::createCentralWidgets() {
     failuresLayout->addWidget(m_failuresSplitter, 1);
 
     // Results: every finished URL.
-    m_resultsView = makeTable(nullptr);
-    m_resultsView->setObjectName(QStringLiteral("resultsView"));
-    m_resultsView->setModel(m_resultsFilter);
-    m_resultsView->setSortingEnabled(true);
-    m_resultsView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_resultsView = makeResultsTable(m_resultsFilter, QStringLiteral("resultsView"));
     m_resultsView->setToolTip({});
     setColumnWidths(m_resultsView, {{ResultsModel::LineColumn, 60},
                                     {ResultsModel::UrlColumn, 360},
@@ -430,8 +432,6 @@ void MainWindow::createCentralWidgets() {
                                     {ResultsModel::ContentTypeColumn, 150},
                                     {ResultsModel::ErrorColumn, 260},
                                     {ResultsModel::FinishedColumn, 95}});
-    connect(m_resultsFilter, &ResultFilterSortModel::sortInvalidated, this,
-            [this] { clearSortIndicator(m_resultsView); });
     auto *resultsPage = new QWidget;
     auto *resultsLayout = new QVBoxLayout(resultsPage);
     resultsLayout->setContentsMargins(4, 4, 4, 4);

@@ -91,6 +91,7 @@ private:
     void createCentralWidgets();
     void createStatusBar();
     QTableView *makeTable(QWidget *parent);
+    QTableView *makeResultsTable(ResultFilterSortModel *model, const QString &objectName);
     QWidget *makeFilterBar(ResultFilterSortModel *model, bool failures, QLineEdit **edit);
 
     void openFileDialog();
