@@ -1,10 +1,12 @@
 // crawlscope: the window, the headless command line and the demo. Everything else lives in the libraries.
 #include "cli/commandline.h"
 #include "cli/headlessrunner.h"
-#include "demosite.h"
 
+#ifdef CRAWLSCOPE_HAVE_DEMO
+#include "headlessdemo.h"
+#endif
 #ifdef CRAWLSCOPE_HAVE_GUI
-#include "runwindow.h"
+#include "windowmode.h"
 #endif
 
 #include <QCoreApplication>
@@ -21,48 +23,6 @@ void print(FILE *stream, const QString &text) {
 bool displayAvailable() {
     return qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY") ||
            qEnvironmentVariableIsSet("QT_QPA_PLATFORM");
-}
-
-// The demo wants a crawl that shows every behaviour within a minute; flags given explicitly still win.
-void applyDemoDefaults(crawl::CommandLineOptions *o) {
-    const auto unless = [o](const char *flag, auto apply) {
-        if (!o->explicitFlags.contains(QLatin1String(flag)))
-            apply();
-    };
-    unless("concurrency", [o] { o->limits.globalInFlight = 32; });
-    unless("per-host", [o] { o->limits.perHostInFlight = 4; });
-    unless("interval-ms", [o] { o->limits.intervalMs = 100; });
-    unless("timeout", [o] { o->policy.totalTimeoutS = 10; });
-    unless("idle-timeout", [o] { o->policy.idleTimeoutS = 5; });
-    unless("max-retry-after", [o] { o->policy.maxRetryAfterS = 5; });
-    unless("backoff-ms", [o] { o->policy.backoffBaseMs = 200; });
-    unless("max-bytes", [o] { o->policy.maxBodyBytes = 1 << 20; });
-}
-
-double demoScale() {
-    bool ok = false;
-    const double scale = qEnvironmentVariable("CRAWLSCOPE_DEMO_SCALE").toDouble(&ok);
-    return ok && scale > 0 ? scale : 1.0;
-}
-
-int runHeadlessDemo(crawl::CommandLineOptions options) {
-    applyDemoDefaults(&options);
-    testsite::DemoSite demo(demoScale());
-    if (!demo.isListening()) {
-        print(stderr,
-              QStringLiteral("crawlscope: the demo site could not start: %1\n").arg(demo.errorString()));
-        return crawl::ExitUsage;
-    }
-    QString banner = QStringLiteral("crawlscope demo: crawling the built-in site on loopback\n");
-    for (const auto &profile : demo.profiles())
-        banner += QStringLiteral("  %1  %2  (%3 URLs) %4\n")
-                      .arg(profile.host, -22)
-                      .arg(profile.name, -12)
-                      .arg(profile.urls)
-                      .arg(profile.description);
-    print(stderr, banner);
-    return crawl::runHeadless(options, crawl::InputSource::fromText(demo.urlList()),
-                              QStringLiteral("crawlscope-demo.csv"));
 }
 
 } // namespace
@@ -88,6 +48,14 @@ int main(int argc, char **argv) {
         return crawl::ExitOk;
     }
 
+#ifndef CRAWLSCOPE_HAVE_DEMO
+    if (options.demo) {
+        print(stderr, QStringLiteral("crawlscope: --demo is not built in (this build was configured with "
+                                     "CRAWLSCOPE_BUILD_DEMO=OFF); crawl a list of your own instead\n"));
+        return crawl::ExitUsage;
+    }
+#endif
+
     bool headless = options.mode == Mode::Headless;
 #ifdef CRAWLSCOPE_HAVE_GUI
     if (!headless && options.demo && !displayAvailable()) {
@@ -95,7 +63,7 @@ int main(int argc, char **argv) {
         headless = true;
     }
     if (!headless)
-        return ui::runWindow(argc, argv, options.fileToOpen, options.demo);
+        return runWindowMode(argc, argv, options.fileToOpen, options.demo);
 #else
     if (!headless) {
         if (!options.demo) {
@@ -112,8 +80,10 @@ int main(int argc, char **argv) {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("Crawlscope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(CRAWLSCOPE_VERSION));
+#ifdef CRAWLSCOPE_HAVE_DEMO
     if (options.demo)
-        return runHeadlessDemo(options);
+        return demo::runHeadlessDemo(options);
+#endif
     const crawl::InputSource input = options.input == QLatin1String("-")
                                          ? crawl::InputSource::fromStdin()
                                          : crawl::InputSource::fromFile(options.input);

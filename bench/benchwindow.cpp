@@ -19,7 +19,7 @@
 #include "mainwindow.h"
 #include "model/crawllimits.h"
 #include "model/fetchpolicy.h"
-#include "models/resultfiltermodel.h"
+#include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
 #include "syntheticresults.h"
 #include "testsite.h"
@@ -452,7 +452,8 @@ int main(int argc, char *argv[]) {
         QCoreApplication::processEvents();
         const double wallMs = double(total.nsecsElapsed()) / 1e6;
         const double rssAfter = rssMiB();
-        const auto *failuresFilter = qobject_cast<ui::ResultFilterModel *>(window.failuresView()->model());
+        const auto *failuresFilter =
+            qobject_cast<ui::ResultFilterSortModel *>(window.failuresView()->model());
         say("1M results: %d rows, fed in %.0f ms of GUI-thread time (+%.0f ms building the values, "
             "worst batch %.1f ms), wall %.0f ms; RSS %.1f -> %.1f MiB; store %.1f MB",
             model->rowCount(), (feedNs + lastFlushNs) / 1e6, buildNs / 1e6, worstFeedNs / 1e6, wallMs,
@@ -468,7 +469,7 @@ int main(int argc, char *argv[]) {
             round2(double(model->store().memoryBytes()) / 1048576.0);
         out[QStringLiteral("failures_1m_rows")] = failuresFilter ? failuresFilter->rowCount() : -1;
 
-        auto *filter = qobject_cast<ui::ResultFilterModel *>(window.resultsView()->model());
+        auto *filter = qobject_cast<ui::ResultFilterSortModel *>(window.resultsView()->model());
         if (filter) {
             clock.start();
             filter->setTextFilter(QStringLiteral("item/12345"));
@@ -504,7 +505,7 @@ int main(int argc, char *argv[]) {
             "tab open (MainWindow flushes them to the model every 250 ms); insert_ms is GUI-thread time "
             "without building the values; rss is VmRSS after (before: after clearing, malloc_trim); filter "
             "is "
-            "ResultFilterModel::setTextFilter + repaint; scroll is end + middle with repaint"));
+            "ResultFilterSortModel::setTextFilter + repaint; scroll is end + middle with repaint"));
     }
 
     out[QStringLiteral("notes")] = notes.join(QStringLiteral("; "));

@@ -7,7 +7,7 @@
 #include "jobs/listloader.h"
 #include "model/outcome.h"
 #include "models/hostsmodel.h"
-#include "models/resultfiltermodel.h"
+#include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
 #include "widgets/inflightbardelegate.h"
 #include "widgets/limitspanel.h"
@@ -61,16 +61,6 @@ QIcon actionIcon(const QString &name) {
     return QIcon::fromTheme(name, QFile::exists(resource) ? QIcon(resource) : QIcon());
 }
 
-QString formatDuration(qint64 ms) {
-    if (ms < 0)
-        return QStringLiteral("–");
-    const qint64 s = ms / 1000;
-    return QStringLiteral("%1:%2:%3")
-        .arg(s / 3600)
-        .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
-        .arg(s % 60, 2, 10, QLatin1Char('0'));
-}
-
 QString number(qint64 n) {
     return QLocale().toString(n);
 }
@@ -88,8 +78,8 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_engine(new crawl::CrawlEngine(this))
     , m_results(new ResultsModel(this))
-    , m_resultsFilter(new ResultFilterModel(this))
-    , m_failuresFilter(new ResultFilterModel(this))
+    , m_resultsFilter(new ResultFilterSortModel(this))
+    , m_failuresFilter(new ResultFilterSortModel(this))
     , m_hosts(new HostsModel(this))
     , m_hostsSort(new QSortFilterProxyModel(this))
     , m_loader(new ListLoader(this))
@@ -279,7 +269,19 @@ QTableView *MainWindow::makeTable(QWidget *parent) {
     return view;
 }
 
-QWidget *MainWindow::makeFilterBar(ResultFilterModel *model, bool failures, QLineEdit **edit) {
+// A failures or results table: sorted on demand by a click on a header; no sort indicator until then,
+// and none again once new rows arrive unsorted.
+QTableView *MainWindow::makeResultsTable(ResultFilterSortModel *model, const QString &objectName) {
+    QTableView *view = makeTable(nullptr);
+    view->setObjectName(objectName);
+    view->setModel(model);
+    view->setSortingEnabled(true);
+    view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    connect(model, &ResultFilterSortModel::sortInvalidated, this, [this, view] { clearSortIndicator(view); });
+    return view;
+}
+
+QWidget *MainWindow::makeFilterBar(ResultFilterSortModel *model, bool failures, QLineEdit **edit) {
     auto *bar = new QWidget;
     auto *layout = new QHBoxLayout(bar);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -386,11 +388,7 @@ void MainWindow::createCentralWidgets() {
     connect(m_hostsView, &QWidget::customContextMenuRequested, this, &MainWindow::showHostsMenu);
 
     // Failures: filter bar, table, details of the current failure.
-    m_failuresView = makeTable(nullptr);
-    m_failuresView->setObjectName(QStringLiteral("failuresView"));
-    m_failuresView->setModel(m_failuresFilter);
-    m_failuresView->setSortingEnabled(true);
-    m_failuresView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_failuresView = makeResultsTable(m_failuresFilter, QStringLiteral("failuresView"));
     for (const int hidden : {ResultsModel::LineColumn, ResultsModel::LatencyColumn, ResultsModel::BytesColumn,
                              ResultsModel::ContentTypeColumn})
         m_failuresView->setColumnHidden(hidden, true);
@@ -408,8 +406,6 @@ void MainWindow::createCentralWidgets() {
     m_failureDetails->setOpenLinks(false);
     connect(m_failuresView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &MainWindow::showFailureDetails);
-    connect(m_failuresFilter, &ResultFilterModel::sortInvalidated, this,
-            [this] { clearSortIndicator(m_failuresView); });
     auto *failuresPage = new QWidget;
     auto *failuresLayout = new QVBoxLayout(failuresPage);
     failuresLayout->setContentsMargins(4, 4, 4, 4);
@@ -423,11 +419,7 @@ void MainWindow::createCentralWidgets() {
     failuresLayout->addWidget(m_failuresSplitter, 1);
 
     // Results: every finished URL.
-    m_resultsView = makeTable(nullptr);
-    m_resultsView->setObjectName(QStringLiteral("resultsView"));
-    m_resultsView->setModel(m_resultsFilter);
-    m_resultsView->setSortingEnabled(true);
-    m_resultsView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_resultsView = makeResultsTable(m_resultsFilter, QStringLiteral("resultsView"));
     m_resultsView->setToolTip({});
     setColumnWidths(m_resultsView, {{ResultsModel::LineColumn, 60},
                                     {ResultsModel::UrlColumn, 360},
@@ -440,8 +432,6 @@ void MainWindow::createCentralWidgets() {
                                     {ResultsModel::ContentTypeColumn, 150},
                                     {ResultsModel::ErrorColumn, 260},
                                     {ResultsModel::FinishedColumn, 95}});
-    connect(m_resultsFilter, &ResultFilterModel::sortInvalidated, this,
-            [this] { clearSortIndicator(m_resultsView); });
     auto *resultsPage = new QWidget;
     auto *resultsLayout = new QVBoxLayout(resultsPage);
     resultsLayout->setContentsMargins(4, 4, 4, 4);
@@ -572,9 +562,7 @@ void MainWindow::loadText(const QByteArray &utf8, const QString &displayName) {
 }
 
 void MainWindow::loadSource(const crawl::InputSource &source, const QString &displayName) {
-    const crawl::CrawlState state = m_engine->state();
-    if (state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused ||
-        state == crawl::CrawlState::Stopping) {
+    if (crawl::isActive(m_engine->state())) {
         statusBar()->showMessage(tr("Stop the running crawl before loading another list"), 5'000);
         return;
     }
@@ -652,9 +640,7 @@ void MainWindow::startCrawl() {
         statusBar()->showMessage(tr("Open or paste a URL list first"), 5'000);
         return;
     }
-    const crawl::CrawlState state = m_engine->state();
-    if (state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused ||
-        state == crawl::CrawlState::Stopping)
+    if (crawl::isActive(m_engine->state()))
         return;
     m_pendingResults.clear();
     m_resultsFlush.stop();
@@ -749,6 +735,9 @@ void MainWindow::setHostOverride(const QString &hostKey, const std::optional<cra
 void MainWindow::setLimits(const crawl::CrawlLimits &limits, const crawl::FetchPolicy &policy) {
     m_limits->setValues(limits, policy);
     m_overrides = limits.hostOverrides;
+    // What the panel has no control for (backoff, body cap, ...) goes to the engine as given.
+    m_engine->setLimits(limits);
+    m_engine->setFetchPolicy(policy);
     applyLimits();
     applyFetchPolicy();
 }
@@ -857,7 +846,7 @@ void MainWindow::onFinished(const crawl::CrawlSummary &summary) {
     const QString text =
         tr("%1: %2 ok, %3 failed in %4")
             .arg(summary.stoppedByUser ? tr("Stopped") : tr("Finished"), number(summary.last.ok),
-                 number(summary.last.failed), formatDuration(summary.last.elapsedMs));
+                 number(summary.last.failed), crawl::formatDuration(summary.last.elapsedMs));
     statusBar()->showMessage(text);
     if (m_closeAfterStop) {
         m_closeAfterStop = false;
@@ -884,15 +873,14 @@ void MainWindow::updateStatus(const crawl::CrawlSnapshot &s) {
     m_rateLabel->setText(tr("%1 URLs/s").arg(s.throughputPerSec, 0, 'f', 1));
     m_inFlightLabel->setText(tr("In flight: %1").arg(s.inFlight));
     m_failuresLabel->setText(tr("Failures: %1").arg(number(s.failed)));
-    m_elapsedLabel->setText(tr("Elapsed %1").arg(formatDuration(s.elapsedMs)));
-    m_etaLabel->setText(tr("ETA %1").arg(s.state == crawl::CrawlState::Running ? formatDuration(s.etaMs)
-                                                                               : QStringLiteral("–")));
+    m_elapsedLabel->setText(tr("Elapsed %1").arg(crawl::formatDuration(s.elapsedMs)));
+    m_etaLabel->setText(tr("ETA %1").arg(
+        s.state == crawl::CrawlState::Running ? crawl::formatDuration(s.etaMs) : QStringLiteral("–")));
 }
 
 void MainWindow::updateActions() {
     const crawl::CrawlState state = m_engine->state();
-    const bool active = state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused ||
-                        state == crawl::CrawlState::Stopping;
+    const bool active = crawl::isActive(state);
     m_openAction->setEnabled(!active);
     m_pasteAction->setEnabled(!active);
     m_startAction->setEnabled(!active);
@@ -912,7 +900,7 @@ void MainWindow::updateActions() {
 }
 
 void MainWindow::copySelectedUrls(QTableView *view) {
-    auto *model = qobject_cast<ResultFilterModel *>(view->model());
+    auto *model = qobject_cast<ResultFilterSortModel *>(view->model());
     if (!model)
         return;
     QModelIndexList rows = view->selectionModel()->selectedRows();
@@ -1046,9 +1034,7 @@ void MainWindow::showAbout() {
 
 void MainWindow::closeEvent(QCloseEvent *event) {
     const crawl::CrawlState state = m_engine->state();
-    const bool active = state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused ||
-                        state == crawl::CrawlState::Stopping;
-    if (active && !m_forceClose) {
+    if (crawl::isActive(state) && !m_forceClose) {
         if (m_confirm &&
             QMessageBox::question(
                 this, tr("Quit while crawling?"),

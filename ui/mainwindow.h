@@ -38,7 +38,7 @@ class CsvExporter;
 class HostsModel;
 class LimitsPanel;
 class ListLoader;
-class ResultFilterModel;
+class ResultFilterSortModel;
 class ResultsModel;
 
 // The crawl monitor: load a list, start it, watch hosts, charts, failures and results live, steer the
@@ -61,7 +61,8 @@ public:
     crawl::CrawlEngine *engine() const { return m_engine; }
     // A host's own limits (the hosts table's context menu); nullopt returns it to the global limits.
     void setHostOverride(const QString &hostKey, const std::optional<crawl::HostOverride> &value);
-    // Sets the limits panel (and the engine) as if the user had moved the controls.
+    // Sets the limits panel (and the engine) as if the user had moved the controls; the settings without
+    // a control in the panel go to the engine as given.
     void setLimits(const crawl::CrawlLimits &limits, const crawl::FetchPolicy &policy);
 
     // For tests and automation: no modal questions (stop and close proceed as if confirmed).
@@ -90,7 +91,8 @@ private:
     void createCentralWidgets();
     void createStatusBar();
     QTableView *makeTable(QWidget *parent);
-    QWidget *makeFilterBar(ResultFilterModel *model, bool failures, QLineEdit **edit);
+    QTableView *makeResultsTable(ResultFilterSortModel *model, const QString &objectName);
+    QWidget *makeFilterBar(ResultFilterSortModel *model, bool failures, QLineEdit **edit);
 
     void openFileDialog();
     void pasteFromClipboard();
@@ -120,8 +122,8 @@ private:
 
     crawl::CrawlEngine *m_engine;
     ResultsModel *m_results;
-    ResultFilterModel *m_resultsFilter;
-    ResultFilterModel *m_failuresFilter;
+    ResultFilterSortModel *m_resultsFilter;
+    ResultFilterSortModel *m_failuresFilter;
     HostsModel *m_hosts;
     QSortFilterProxyModel *m_hostsSort;
     ListLoader *m_loader;

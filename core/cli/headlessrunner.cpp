@@ -18,17 +18,6 @@ namespace crawl {
 
 namespace {
 
-QString formatDuration(qint64 ms) {
-    if (ms < 0)
-        return QStringLiteral("?");
-    const qint64 s = ms / 1000;
-    if (s >= 3600)
-        return QStringLiteral("%1h%2m").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
-    if (s >= 60)
-        return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1s").arg(s);
-}
-
 void printErr(const QString &line) {
     const QByteArray bytes = line.toLocal8Bit() + '\n';
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);

@@ -174,8 +174,7 @@ void CrawlEngine::setSnapshotIntervalMs(int ms) {
 }
 
 bool CrawlEngine::start(const InputSource &input, QString *error) {
-    if (d->state == CrawlState::Running || d->state == CrawlState::Paused ||
-        d->state == CrawlState::Stopping) {
+    if (isActive(d->state)) {
         if (error)
             *error = QStringLiteral("a crawl is already running");
         return false;

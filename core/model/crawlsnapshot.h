@@ -44,6 +44,11 @@ struct HostSnapshot {
 
 enum class CrawlState : quint8 { Idle, Running, Paused, Stopping, Finished };
 QString crawlStateName(CrawlState state);
+// Running, paused or stopping: a crawl exists and has not finished (no new one may start yet).
+bool isActive(CrawlState state);
+
+// A snapshot's durations for people (elapsed, ETA): "12s", "3m07s", "1h05m"; "?" when negative (unknown).
+QString formatDuration(qint64 ms);
 
 // The whole crawl at one instant; emitted a few times a second, immutable once emitted.
 struct CrawlSnapshot {

@@ -2,9 +2,10 @@
 // per-host slider and check that both the engine and the server follow; failures show with their
 // reasons; retry replaces rows; export writes the command line's CSV and reads back with the same rows.
 #include "engine/crawlengine.h"
+#include "freshsettings.h"
 #include "mainwindow.h"
 #include "models/hostsmodel.h"
-#include "models/resultfiltermodel.h"
+#include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
 #include "output/csvwriter.h"
 #include "testsite.h"
@@ -23,7 +24,6 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -107,12 +107,7 @@ int rowOf(ui::MainWindow &window, const QString &url) {
 class TestMainWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("CrawlscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
-        QSettings().clear();
-    }
+    void initTestCase() { uitest::useFreshSettings(); }
 
     void loadFileShowsSummary() {
         QTemporaryDir dir;
@@ -227,7 +222,7 @@ private Q_SLOTS:
         QCOMPARE(byUrl[QStringLiteral("ftp://not-crawlable.example/")].first, QStringLiteral("invalid_url"));
 
         // The failures filter narrows by text.
-        auto *failureFilter = qobject_cast<ui::ResultFilterModel *>(failures);
+        auto *failureFilter = qobject_cast<ui::ResultFilterSortModel *>(failures);
         QVERIFY(failureFilter);
         failureFilter->setTextFilter(QStringLiteral("stuck"));
         QCOMPARE(failures->rowCount(), 1);

@@ -1,6 +1,6 @@
 // A million results through the results model, its filter proxies and a table view: batched inserts,
 // filter and sort on demand, memory. Prints the numbers (the benchmark program measures the real GUI).
-#include "models/resultfiltermodel.h"
+#include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
 #include "syntheticresults.h"
 
@@ -21,9 +21,9 @@ private Q_SLOTS:
                               : 1'000'000;
         const int batch = 1000;
         ui::ResultsModel model;
-        ui::ResultFilterModel all;
+        ui::ResultFilterSortModel all;
         all.setResultsModel(&model);
-        ui::ResultFilterModel failures;
+        ui::ResultFilterSortModel failures;
         failures.setResultsModel(&model);
         failures.setFailuresOnly(true);
         QTableView view;

@@ -1,19 +1,17 @@
 // Renders the main window in the middle of a demo crawl to a PNG (the README's screenshot).
 // The path comes from CRAWLSCOPE_SCREENSHOT (default: crawlscope-screenshot.png in the working dir).
 #include "charts/chartspanel.h"
+#include "demosettings.h"
 #include "demosite.h"
 #include "engine/crawlengine.h"
 #include "eventlooplagprobe.h"
+#include "freshsettings.h"
 #include "mainwindow.h"
 #include "models/resultsmodel.h"
-#include "widgets/limitspanel.h"
-#include "widgets/sliderspinbox.h"
 
 #include <QDir>
 #include <QEventLoop>
-#include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -47,12 +45,7 @@ bool waitUntil(const std::function<bool()> &condition, int timeoutMs) {
 class TestScreenshot : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("CrawlscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_screenshot"));
-        QSettings().clear();
-    }
+    void initTestCase() { uitest::useFreshSettings(); }
 
     void demoCrawl() {
         testsite::DemoSite demo(0.25);
@@ -61,12 +54,9 @@ private Q_SLOTS:
         ui::MainWindow window;
         window.setConfirmationsEnabled(false);
         window.resize(1440, 900);
-        // The demo's own limits (as crawlscope --demo uses them).
-        ui::LimitsPanel *limits = window.limitsPanel();
-        limits->globalInFlight()->setValue(32);
-        limits->perHostInFlight()->setValue(4);
-        limits->interval()->setValue(100);
-        limits->timeout()->setValue(10);
+        // The demo's own settings, as crawlscope --demo uses them.
+        const demo::DemoSettings settings = demo::demoSettings({});
+        window.setLimits(settings.limits, settings.policy);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 

@@ -4,6 +4,7 @@
 #include "charts/ringbuffer.h"
 #include "charts/timeserieschart.h"
 #include "eventlooplagprobe.h"
+#include "freshsettings.h"
 #include "models/hostsmodel.h"
 #include "widgets/inflightbardelegate.h"
 #include "widgets/limitspanel.h"
@@ -15,19 +16,13 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 
 class TestWidgets : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("CrawlscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_uiwidgets"));
-        QSettings().clear();
-    }
+    void initTestCase() { uitest::useFreshSettings(); }
 
     void ringBuffer() {
         ui::RingBuffer<int> ring(3);

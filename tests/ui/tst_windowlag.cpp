@@ -3,6 +3,7 @@
 // program owns the official numbers; this keeps a regression visible in the test run.
 #include "engine/crawlengine.h"
 #include "eventlooplagprobe.h"
+#include "freshsettings.h"
 #include "mainwindow.h"
 #include "models/resultsmodel.h"
 #include "testsite.h"
@@ -11,9 +12,7 @@
 
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -22,12 +21,7 @@
 class TestWindowLag : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("CrawlscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_windowlag"));
-        QSettings().clear();
-    }
+    void initTestCase() { uitest::useFreshSettings(); }
 
     void fullSpeed() {
         const int urls = qEnvironmentVariableIntValue("CRAWLSCOPE_LAG_URLS") > 0

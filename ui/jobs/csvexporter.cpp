@@ -4,7 +4,6 @@
 
 #include <QElapsedTimer>
 #include <QSaveFile>
-#include <QThread>
 
 namespace ui {
 
@@ -12,82 +11,68 @@ CsvExporter::CsvExporter(QObject *parent)
     : QObject(parent) {}
 
 CsvExporter::~CsvExporter() {
-    cancel();
+    cancel(); // here, not in the member's destructor: queued calls must find a whole CsvExporter
 }
 
 void CsvExporter::cancel() {
-    if (!m_thread)
-        return;
-    m_cancel->store(true);
-    finishThread();
-}
-
-void CsvExporter::finishThread() {
-    if (!m_thread)
-        return;
-    m_thread->wait();
-    delete m_thread;
-    m_thread = nullptr;
+    m_worker.cancel();
 }
 
 bool CsvExporter::start(const QString &path, const ResultStore &store, std::vector<int> rows) {
-    if (m_thread)
+    if (m_worker.isRunning())
         return false;
-    auto cancelFlag = std::make_shared<std::atomic_bool>(false);
-    m_cancel = cancelFlag;
     // The copy is taken here, in the GUI thread: the live store keeps growing while the worker writes.
     auto snapshot = std::make_shared<const ResultStore>(store);
     auto order = std::make_shared<const std::vector<int>>(std::move(rows));
 
-    m_thread = QThread::create([this, path, snapshot, order, cancelFlag] {
-        const qint64 total = order->empty() ? snapshot->size() : qint64(order->size());
-        QString error;
-        qint64 written = 0;
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly)) {
-            error = tr("Cannot open %1 for writing: %2").arg(path, file.errorString());
-        } else {
-            crawl::ResultCsvWriter writer(&file);
-            bool ok = writer.writeHeader();
-            QElapsedTimer sinceReport;
-            sinceReport.start();
-            for (qint64 i = 0; ok && i < total; ++i) {
-                if (cancelFlag->load()) {
-                    error = tr("Export cancelled");
-                    ok = false;
-                    break;
+    m_worker.start(
+        QStringLiteral("csv export"), [this, path, snapshot, order](const std::atomic_bool &cancelled) {
+            const qint64 total = order->empty() ? snapshot->size() : qint64(order->size());
+            QString error;
+            qint64 written = 0;
+            QSaveFile file(path);
+            if (!file.open(QIODevice::WriteOnly)) {
+                error = tr("Cannot open %1 for writing: %2").arg(path, file.errorString());
+            } else {
+                crawl::ResultCsvWriter writer(&file);
+                bool ok = writer.writeHeader();
+                QElapsedTimer sinceReport;
+                sinceReport.start();
+                for (qint64 i = 0; ok && i < total; ++i) {
+                    if (cancelled.load()) {
+                        error = tr("Export cancelled");
+                        ok = false;
+                        break;
+                    }
+                    const qsizetype row = order->empty() ? qsizetype(i) : qsizetype((*order)[size_t(i)]);
+                    ok = writer.write(snapshot->result(row));
+                    written = writer.rowsWritten();
+                    if (sinceReport.elapsed() >= 100) {
+                        sinceReport.restart();
+                        QMetaObject::invokeMethod(
+                            this, [this, written, total] { Q_EMIT progress(written, total); },
+                            Qt::QueuedConnection);
+                    }
                 }
-                const qsizetype row = order->empty() ? qsizetype(i) : qsizetype((*order)[size_t(i)]);
-                ok = writer.write(snapshot->result(row));
-                written = writer.rowsWritten();
-                if (sinceReport.elapsed() >= 100) {
-                    sinceReport.restart();
-                    QMetaObject::invokeMethod(
-                        this, [this, written, total] { Q_EMIT progress(written, total); },
-                        Qt::QueuedConnection);
-                }
+                if (ok)
+                    ok = writer.flush();
+                if (!ok && error.isEmpty())
+                    error = writer.errorString();
+                if (ok && !file.commit())
+                    error = tr("Cannot save %1: %2").arg(path, file.errorString());
+                if (!error.isEmpty())
+                    file.cancelWriting();
             }
-            if (ok)
-                ok = writer.flush();
-            if (!ok && error.isEmpty())
-                error = writer.errorString();
-            if (ok && !file.commit())
-                error = tr("Cannot save %1: %2").arg(path, file.errorString());
-            if (!error.isEmpty())
-                file.cancelWriting();
-        }
-        if (cancelFlag->load())
-            return; // cancelled by the destructor: nobody listens
-        QMetaObject::invokeMethod(
-            this,
-            [this, path, written, error] {
-                finishThread();
-                Q_EMIT finished(error.isEmpty(), path, written, error);
-            },
-            Qt::QueuedConnection);
-    });
-    m_thread->setObjectName(QStringLiteral("csv export"));
-    m_thread->start();
+            if (cancelled.load())
+                return; // cancelled by the destructor: nobody listens
+            QMetaObject::invokeMethod(
+                this,
+                [this, path, written, error] {
+                    m_worker.finish();
+                    Q_EMIT finished(error.isEmpty(), path, written, error);
+                },
+                Qt::QueuedConnection);
+        });
     return true;
 }
 

@@ -1,14 +1,11 @@
 #pragma once
 
+#include "jobs/workerthread.h"
 #include "models/resultstore.h"
 
 #include <QObject>
 
-#include <atomic>
-#include <memory>
 #include <vector>
-
-class QThread;
 
 namespace ui {
 
@@ -24,17 +21,14 @@ public:
     // `rows`: store rows to write in order; empty writes every row. False if an export is running.
     bool start(const QString &path, const ResultStore &store, std::vector<int> rows = {});
     void cancel();
-    bool isRunning() const { return m_thread != nullptr; }
+    bool isRunning() const { return m_worker.isRunning(); }
 
 Q_SIGNALS:
     void progress(qint64 written, qint64 total);
     void finished(bool ok, const QString &path, qint64 rows, const QString &error);
 
 private:
-    void finishThread();
-
-    QThread *m_thread = nullptr;
-    std::shared_ptr<std::atomic_bool> m_cancel;
+    WorkerThread m_worker;
 };
 
 } // namespace ui

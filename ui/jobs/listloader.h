@@ -2,13 +2,9 @@
 
 #include "input/inputsource.h"
 #include "input/urllistreader.h"
+#include "jobs/workerthread.h"
 
 #include <QObject>
-
-#include <atomic>
-#include <memory>
-
-class QThread;
 
 namespace ui {
 
@@ -23,7 +19,7 @@ public:
 
     void load(const crawl::InputSource &source);
     void cancel();
-    bool isRunning() const { return m_thread != nullptr; }
+    bool isRunning() const { return m_worker.isRunning(); }
 
 Q_SIGNALS:
     void progress(qint64 bytesRead, qint64 bytesTotal); // total 0 when unknown
@@ -31,10 +27,7 @@ Q_SIGNALS:
     void failed(const crawl::InputSource &source, const QString &error);
 
 private:
-    void finishThread();
-
-    QThread *m_thread = nullptr;
-    std::shared_ptr<std::atomic_bool> m_cancel;
+    WorkerThread m_worker;
     quint64 m_job = 0;
 };
 

@@ -105,6 +105,40 @@ QVariant HostsModel::headerData(int section, Qt::Orientation orientation, int ro
     return {};
 }
 
+QVariant HostsModel::sortValue(const crawl::HostSnapshot &h, Column column) {
+    switch (column) {
+    case HostColumn:
+        return h.host;
+    case StateColumn:
+        return int(h.state);
+    case InFlightColumn:
+        return h.inFlight;
+    case QueuedColumn:
+        return h.queued;
+    case DoneColumn:
+        return h.done;
+    case OkColumn:
+        return h.ok;
+    case FailedColumn:
+        return h.failed;
+    case RetriesColumn:
+        return h.retries;
+    case Status429Column:
+        return h.status429;
+    case P50Column:
+        return h.p50Ms;
+    case P95Column:
+        return h.p95Ms;
+    case LastStatusColumn:
+        return h.lastStatus;
+    case IntervalColumn:
+        return h.intervalMs;
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
 QVariant HostsModel::data(const QModelIndex &index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
@@ -121,18 +155,6 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
             return stateText(h, m_nowMs);
         case InFlightColumn:
             return QStringLiteral("%1 / %2").arg(h.inFlight).arg(h.maxInFlight);
-        case QueuedColumn:
-            return h.queued;
-        case DoneColumn:
-            return h.done;
-        case OkColumn:
-            return h.ok;
-        case FailedColumn:
-            return h.failed;
-        case RetriesColumn:
-            return h.retries;
-        case Status429Column:
-            return h.status429;
         case P50Column:
             return ms(h.p50Ms);
         case P95Column:
@@ -141,42 +163,11 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
             return h.lastStatus ? QVariant(h.lastStatus) : QVariant();
         case IntervalColumn:
             return tr("%1 ms").arg(h.intervalMs);
-        case ColumnCount:
-            break;
+        default: // the counts show as they sort
+            return sortValue(h, column);
         }
-        break;
     case SortRole:
-        switch (column) {
-        case HostColumn:
-            return h.host;
-        case StateColumn:
-            return int(h.state);
-        case InFlightColumn:
-            return h.inFlight;
-        case QueuedColumn:
-            return h.queued;
-        case DoneColumn:
-            return h.done;
-        case OkColumn:
-            return h.ok;
-        case FailedColumn:
-            return h.failed;
-        case RetriesColumn:
-            return h.retries;
-        case Status429Column:
-            return h.status429;
-        case P50Column:
-            return h.p50Ms;
-        case P95Column:
-            return h.p95Ms;
-        case LastStatusColumn:
-            return h.lastStatus;
-        case IntervalColumn:
-            return h.intervalMs;
-        case ColumnCount:
-            break;
-        }
-        break;
+        return sortValue(h, column);
     case Qt::TextAlignmentRole:
         return headerData(index.column(), Qt::Horizontal, role);
     case Qt::ForegroundRole:

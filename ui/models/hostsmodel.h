@@ -53,6 +53,9 @@ public:
     static QString stateText(const crawl::HostSnapshot &host, qint64 nowMs);
 
 private:
+    // SortRole: numbers that sort naturally; the counts also display as these.
+    static QVariant sortValue(const crawl::HostSnapshot &h, Column column);
+
     QList<crawl::HostSnapshot> m_hosts;
     QHash<QString, int> m_rowByHost;
     qint64 m_nowMs = 0;

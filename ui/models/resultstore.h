@@ -72,7 +72,7 @@ public:
     QString error(qsizetype i) const;
     QStringList redirectChain(qsizetype i) const;
 
-    // Approximate heap bytes held (for benchmarks and the About box).
+    // Approximate heap bytes held (for the window benchmark and the scale test).
     qint64 memoryBytes() const;
 
 private:

@@ -10,16 +10,17 @@ namespace ui {
 
 class ResultsModel;
 
-// A filtering, sort-on-demand view of a ResultsModel that stays cheap at a million rows.
+// A filtering, sort-on-demand view of a ResultsModel that stays cheap at a million rows (the order
+// itself comes from ResultSorter).
 //
 // QSortFilterProxyModel keeps two mappings per row and re-sorts on every insert when dynamic sorting is
 // on; here the proxy is one vector of source rows. New source rows that pass the filter are appended in
 // one insert per batch; sort() orders the current rows once (new rows then append unsorted and
 // sortInvalidated() tells the view to drop its sort indicator).
-class ResultFilterModel : public QAbstractProxyModel {
+class ResultFilterSortModel : public QAbstractProxyModel {
     Q_OBJECT
 public:
-    explicit ResultFilterModel(QObject *parent = nullptr);
+    explicit ResultFilterSortModel(QObject *parent = nullptr);
 
     void setResultsModel(ResultsModel *model);
     ResultsModel *resultsModel() const { return m_results; }
@@ -56,6 +57,7 @@ private:
     void onRowsInserted(const QModelIndex &parent, int first, int last);
     void onDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles);
     void rebuildReverseMap();
+    void setRowOrder(std::vector<int> rows); // proxy row -> source row, the same rows reordered
 
     ResultsModel *m_results = nullptr;
     std::vector<int> m_rows;      // proxy row -> source row

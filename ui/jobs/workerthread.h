@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QString>
+
+#include <atomic>
+#include <functional>
+
+class QThread;
+
+namespace ui {
+
+// One cancellable job at a time on a thread of its own, for a GUI-thread QObject that gets the job's
+// results back as queued calls on itself. The job is always joined (cancel(), finish(), the destructor)
+// before its owner goes away, so the owner outlives every call the job posts.
+class WorkerThread {
+public:
+    WorkerThread() = default;
+    ~WorkerThread(); // cancels and joins
+    WorkerThread(const WorkerThread &) = delete;
+    WorkerThread &operator=(const WorkerThread &) = delete;
+
+    // Runs `job` on a new thread called `name`; the job stops early once `cancelled` is set. A job still
+    // running is cancelled and joined first.
+    void start(const QString &name, std::function<void(const std::atomic_bool &cancelled)> job);
+    void cancel(); // sets `cancelled` and joins the job
+    void finish(); // joins a job that has ended (from the last call it posted) and forgets it
+    bool isRunning() const { return m_thread != nullptr; }
+
+private:
+    QThread *m_thread = nullptr;
+    std::atomic_bool m_cancelled = false;
+};
+
+} // namespace ui

@@ -1,0 +1,183 @@
+#include "models/resultsorter.h"
+
+#include "models/resultstore.h"
+
+#include <algorithm>
+
+namespace ui {
+
+namespace {
+
+// Signed numbers as unsigned words that compare in the same order.
+quint64 orderedBits(qint64 value) {
+    return quint64(value) ^ (quint64(1) << 63);
+}
+
+// Eight bytes from `from` as one word that compares like the bytes (zero past the end).
+quint64 bigEndianWord(QByteArrayView bytes, qsizetype from) {
+    quint64 word = 0;
+    for (qsizetype i = 0; i < 8; ++i)
+        word = (word << 8) | quint64(quint8(from + i < bytes.size() ? bytes[from + i] : 0));
+    return word;
+}
+
+} // namespace
+
+ResultSorter::ResultSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order)
+    : m_store(store)
+    , m_column(column)
+    , m_descending(order == Qt::DescendingOrder) {}
+
+std::vector<int> ResultSorter::sorted(const std::vector<int> &rows) const {
+    const qsizetype shared = m_column == ResultsModel::UrlColumn ? sharedUrlPrefix(rows) : 0;
+    std::vector<Key> keys = makeKeys(rows, shared);
+    std::sort(keys.begin(), keys.end(), [this](const Key &x, const Key &y) { return less(x, y); });
+    if (m_column == ResultsModel::UrlColumn)
+        refineUrlTies(&keys, shared + 16);
+    else if (m_column == ResultsModel::ErrorColumn)
+        sortErrorTexts(&keys);
+    std::vector<int> result(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i)
+        result[i] = keys[i].row;
+    return result;
+}
+
+bool ResultSorter::less(const Key &x, const Key &y) const {
+    if (x.a != y.a)
+        return m_descending ? x.a > y.a : x.a < y.a;
+    if (x.b != y.b)
+        return m_descending ? x.b > y.b : x.b < y.b;
+    return x.position < y.position; // stable whatever the direction
+}
+
+std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &rows,
+                                                      qsizetype urlPrefix) const {
+    std::vector<quint32> ranks;
+    if (m_column == ResultsModel::HostColumn || m_column == ResultsModel::ContentTypeColumn)
+        ranks = stringRanks();
+
+    std::vector<Key> keys(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const ResultStore::Row &r = m_store.row(rows[i]);
+        Key &key = keys[i];
+        key.position = int(i);
+        key.row = rows[i];
+        switch (m_column) {
+        case ResultsModel::LineColumn:
+            key.a = orderedBits(r.lineNumber);
+            break;
+        case ResultsModel::UrlColumn:
+            setUrlKey(&key, urlPrefix);
+            break;
+        case ResultsModel::HostColumn:
+            key.a = ranks[r.hostId];
+            break;
+        case ResultsModel::OutcomeColumn:
+            key.a = r.outcome;
+            break;
+        case ResultsModel::StatusColumn:
+            key.a = r.status;
+            break;
+        case ResultsModel::AttemptsColumn:
+            key.a = r.attempts;
+            break;
+        case ResultsModel::LatencyColumn:
+            key.a = orderedBits(r.latencyMs);
+            break;
+        case ResultsModel::BytesColumn:
+            key.a = orderedBits(r.bytes);
+            break;
+        case ResultsModel::ContentTypeColumn:
+            key.a = ranks[r.contentTypeId];
+            break;
+        case ResultsModel::ErrorColumn:
+            key.a = r.extraIndex >= 0 ? 1 : 0; // then the text: sortErrorTexts()
+            break;
+        case ResultsModel::FinishedColumn:
+            key.a = orderedBits(r.finishedAtMs);
+            break;
+        case ResultsModel::ColumnCount:
+            break;
+        }
+    }
+    return keys;
+}
+
+// Ranks the interned strings once, so host and content type sort as integers.
+std::vector<quint32> ResultSorter::stringRanks() const {
+    std::vector<quint32> ids(size_t(m_store.stringCount()));
+    for (size_t i = 0; i < ids.size(); ++i)
+        ids[i] = quint32(i);
+    std::sort(ids.begin(), ids.end(),
+              [this](quint32 x, quint32 y) { return m_store.string(x) < m_store.string(y); });
+    std::vector<quint32> ranks(ids.size());
+    for (size_t i = 0; i < ids.size(); ++i)
+        ranks[ids[i]] = quint32(i);
+    return ranks;
+}
+
+// URLs of one crawl share a long prefix ("https://"): the key words start after it.
+qsizetype ResultSorter::sharedUrlPrefix(const std::vector<int> &rows) const {
+    if (rows.empty())
+        return 0;
+    const QByteArrayView first = m_store.urlUtf8(rows.front());
+    qsizetype shared = first.size();
+    for (const int row : rows) {
+        const QByteArrayView url = m_store.urlUtf8(row);
+        qsizetype n = 0;
+        while (n < shared && n < url.size() && url[n] == first[n])
+            ++n;
+        shared = n;
+        if (shared == 0)
+            break;
+    }
+    return shared;
+}
+
+void ResultSorter::setUrlKey(Key *key, qsizetype offset) const {
+    const QByteArrayView url = m_store.urlUtf8(key->row);
+    key->a = bigEndianWord(url, offset);
+    key->b = bigEndianWord(url, offset + 8);
+}
+
+// Runs that tie on 16 bytes are re-keyed with the next 16 and sorted again (a most-significant-digit
+// radix refinement): every comparison stays on two integers in contiguous memory.
+void ResultSorter::refineUrlTies(std::vector<Key> *keys, qsizetype offset) const {
+    struct Run {
+        size_t from, to;
+        qsizetype offset;
+    };
+    std::vector<Run> pending{{0, keys->size(), offset}};
+    while (!pending.empty()) {
+        const Run run = pending.back();
+        pending.pop_back();
+        for (size_t i = run.from; i < run.to;) {
+            size_t j = i + 1;
+            while (j < run.to && (*keys)[j].a == (*keys)[i].a && (*keys)[j].b == (*keys)[i].b)
+                ++j;
+            bool longer = false;
+            for (size_t k = i; j - i > 1 && k < j && !longer; ++k)
+                longer = m_store.urlUtf8((*keys)[k].row).size() > run.offset;
+            if (longer) {
+                for (size_t k = i; k < j; ++k)
+                    setUrlKey(&(*keys)[k], run.offset);
+                std::sort(keys->begin() + qsizetype(i), keys->begin() + qsizetype(j),
+                          [this](const Key &x, const Key &y) { return less(x, y); });
+                pending.push_back({i, j, run.offset + 16});
+            }
+            i = j;
+        }
+    }
+}
+
+// Rows with an error text form one run (key 1): order it by the text.
+void ResultSorter::sortErrorTexts(std::vector<Key> *keys) const {
+    const auto begin = std::find_if(keys->begin(), keys->end(), [](const Key &k) { return k.a == 1; });
+    const auto end = std::find_if(begin, keys->end(), [](const Key &k) { return k.a != 1; });
+    std::stable_sort(begin, end, [this](const Key &x, const Key &y) {
+        const int c = m_store.error(x.row).compare(m_store.error(y.row));
+        return m_descending ? c > 0 : c < 0;
+    });
+}
+
+} // namespace ui
