@@ -32,6 +32,7 @@ SiteConnection::SiteConnection(SiteRecorder *recorder, ObservedHost *host, QTcpS
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     m_local = m_socket->localAddress();
     m_localPort = m_socket->localPort();
+    m_recorder->connectionOpened(m_host);
     connect(m_socket, &QTcpSocket::readyRead, this, [this] { onReadyRead(); });
     connect(m_socket, &QTcpSocket::bytesWritten, this, [this](qint64) { onBytesWritten(); });
     connect(m_socket, &QTcpSocket::disconnected, this, [this] { onDisconnected(); });
@@ -48,9 +49,8 @@ SiteConnection::SiteConnection(SiteRecorder *recorder, ObservedHost *host, QTcpS
 void SiteConnection::shutdown() {
     if (m_closed)
         return;
-    endAll();
-    m_closed = true;
-    m_trickle.stop();
+    endAll(false);
+    markClosed();
     m_socket->abort();
     deleteLater();
 }
@@ -110,8 +110,11 @@ void SiteConnection::addBadRequest(int status) {
     r.errorStatus = status;
     r.keepAlive = false;
     r.serial = ++m_serial;
+    RequestRecord rec;
+    rec.startNs = TestSite::nowNs();
+    rec.connectionId = m_id;
     bool failing = false;
-    r.ticket = m_recorder->begin(m_host, QByteArray(), m_id, QByteArray(), TestSite::nowNs(), 0, &failing);
+    r.ticket = m_recorder->begin(m_host, QByteArray(), std::move(rec), 0, &failing);
     m_queue.append(std::move(r));
     m_stopParsing = true;
     m_in.clear();
@@ -178,7 +181,14 @@ void SiteConnection::parseHead(const QByteArray &head, qint64 startNs) {
     if (!r.errorStatus && !r.control)
         r.profile = ResponseProfile::fromQuery(r.query);
     if (!r.control) {
-        r.ticket = m_recorder->begin(m_host, r.target, m_id, ua, startNs, r.profile.fail, &r.failing);
+        RequestRecord rec;
+        rec.target = QString::fromLatin1(r.target);
+        rec.startNs = startNs;
+        rec.connectionId = m_id;
+        rec.userAgent = ua;
+        rec.method = r.method;
+        rec.head = head;
+        r.ticket = m_recorder->begin(m_host, r.target, std::move(rec), r.profile.fail, &r.failing);
     }
     m_queue.append(std::move(r));
 }
@@ -303,13 +313,16 @@ void SiteConnection::respondControl(IncomingRequest &r) {
     } else {
         QString only;
         bool includeRequests = true;
+        bool includeHeaders = false;
         for (const QByteArray &part : r.query.split('&')) {
             if (part.startsWith("host="))
                 only = QString::fromUtf8(QByteArray::fromPercentEncoding(part.mid(5)));
             else if (part == "requests=0")
                 includeRequests = false;
+            else if (part == "headers=1")
+                includeHeaders = true;
         }
-        body = m_recorder->json(only, includeRequests);
+        body = m_recorder->json(only, includeRequests, includeHeaders);
     }
     simpleResponse(r, 200, {}, body, "application/json", r.keepAlive);
 }
@@ -499,22 +512,28 @@ void SiteConnection::finishFront() {
     if (m_queue.isEmpty())
         return;
     IncomingRequest r = m_queue.takeFirst();
-    m_recorder->end(m_host, r.ticket, r.status, TestSite::nowNs());
+    m_recorder->end(m_host, r.ticket, r.status, TestSite::nowNs(), false);
 }
 
-void SiteConnection::endAll() {
+void SiteConnection::endAll(bool clientClosed) {
     const qint64 now = TestSite::nowNs();
     for (const IncomingRequest &r : std::as_const(m_queue))
-        m_recorder->end(m_host, r.ticket, r.status, now);
+        m_recorder->end(m_host, r.ticket, r.status, now, clientClosed);
     m_queue.clear();
+}
+
+// The one place a connection stops counting as open.
+void SiteConnection::markClosed() {
+    m_closed = true;
+    m_trickle.stop();
+    m_recorder->connectionClosed(m_host);
 }
 
 void SiteConnection::closeNow(bool reset) {
     if (m_closed)
         return;
-    endAll();
-    m_closed = true;
-    m_trickle.stop();
+    endAll(false);
+    markClosed();
     if (reset) {
         const qintptr fd = m_socket->socketDescriptor();
         if (fd >= 0) {
@@ -532,9 +551,8 @@ void SiteConnection::closeNow(bool reset) {
 
 void SiteConnection::onDisconnected() {
     if (!m_closed) {
-        endAll();
-        m_closed = true;
-        m_trickle.stop();
+        endAll(true);
+        markClosed();
     }
     deleteLater();
 }

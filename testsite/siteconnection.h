@@ -64,7 +64,8 @@ private:
 
     // Ending.
     void finishFront();
-    void endAll();
+    void endAll(bool clientClosed);
+    void markClosed();
     void closeNow(bool reset);
     void onDisconnected();
 

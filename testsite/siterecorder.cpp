@@ -17,8 +17,8 @@ ObservedHost *SiteRecorder::addHost(const QString &name) {
     return raw;
 }
 
-SiteRecorder::Ticket SiteRecorder::begin(ObservedHost *host, const QByteArray &target, quint64 connectionId,
-                                         const QByteArray &ua, qint64 startNs, int fail, bool *failing) {
+SiteRecorder::Ticket SiteRecorder::begin(ObservedHost *host, const QByteArray &target, RequestRecord record,
+                                         int fail, bool *failing) {
     QMutexLocker lock(&m_mutex);
     Ticket t;
     t.counted = true;
@@ -34,14 +34,9 @@ SiteRecorder::Ticket SiteRecorder::begin(ObservedHost *host, const QByteArray &t
         *failing = false;
     }
     if (m_maxRecords < 0 || m_records.size() < m_maxRecords) {
-        RequestRecord rec;
-        rec.host = host->name;
-        rec.target = QString::fromLatin1(target);
-        rec.startNs = startNs;
-        rec.connectionId = connectionId;
-        rec.userAgent = ua;
+        record.host = host->name;
         t.index = m_records.size();
-        m_records.append(std::move(rec));
+        m_records.append(std::move(record));
     }
     return t;
 }
@@ -54,15 +49,29 @@ void SiteRecorder::setStatus(const Ticket &ticket, int status) {
         m_records[ticket.index].status = status;
 }
 
-void SiteRecorder::end(ObservedHost *host, const Ticket &ticket, int status, qint64 endNs) {
+void SiteRecorder::end(ObservedHost *host, const Ticket &ticket, int status, qint64 endNs,
+                       bool clientClosed) {
     if (!ticket.counted)
         return;
     QMutexLocker lock(&m_mutex);
     host->record.inFlight = qMax(0, host->record.inFlight - 1);
     if (ticket.generation == m_generation && ticket.index >= 0) {
-        m_records[ticket.index].endNs = endNs;
-        m_records[ticket.index].status = status;
+        RequestRecord &r = m_records[ticket.index];
+        r.endNs = endNs;
+        r.status = status;
+        r.clientClosed = clientClosed;
     }
+}
+
+void SiteRecorder::connectionOpened(ObservedHost *host) {
+    QMutexLocker lock(&m_mutex);
+    ++host->record.openConnections;
+    ++host->record.connections;
+}
+
+void SiteRecorder::connectionClosed(ObservedHost *host) {
+    QMutexLocker lock(&m_mutex);
+    host->record.openConnections = qMax(0, host->record.openConnections - 1);
 }
 
 void SiteRecorder::reset() {
@@ -72,11 +81,12 @@ void SiteRecorder::reset() {
     for (auto &[name, host] : m_hosts) {
         host->record.requests = 0;
         host->record.peakInFlight = host->record.inFlight;
+        host->record.connections = host->record.openConnections;
         host->failHits.clear();
     }
 }
 
-QByteArray SiteRecorder::json(const QString &only, bool includeRequests) const {
+QByteArray SiteRecorder::json(const QString &only, bool includeRequests, bool includeHeaders) const {
     QMutexLocker lock(&m_mutex);
     QByteArray out;
     out.reserve(256 + (includeRequests ? m_records.size() * 200 : 0));
@@ -93,7 +103,9 @@ QByteArray SiteRecorder::json(const QString &only, bool includeRequests) const {
         appendJsonString(out, r.host.toUtf8());
         out.append(",\"inFlight\":").append(QByteArray::number(r.inFlight));
         out.append(",\"peakInFlight\":").append(QByteArray::number(r.peakInFlight));
-        out.append(",\"requests\":").append(QByteArray::number(r.requests)).append('}');
+        out.append(",\"requests\":").append(QByteArray::number(r.requests));
+        out.append(",\"openConnections\":").append(QByteArray::number(r.openConnections));
+        out.append(",\"connections\":").append(QByteArray::number(r.connections)).append('}');
     }
     out.append(']');
     if (includeRequests) {
@@ -115,6 +127,22 @@ QByteArray SiteRecorder::json(const QString &only, bool includeRequests) const {
             out.append(",\"connectionId\":").append(QByteArray::number(rec.connectionId));
             out.append(",\"userAgent\":");
             appendJsonString(out, rec.userAgent);
+            out.append(",\"method\":");
+            appendJsonString(out, rec.method);
+            out.append(",\"clientClosed\":").append(rec.clientClosed ? "true" : "false");
+            if (includeHeaders) {
+                out.append(",\"headers\":[");
+                bool firstHeader = true;
+                for (const auto &[name, value] : rec.headers()) {
+                    out.append(firstHeader ? "[" : ",[");
+                    firstHeader = false;
+                    appendJsonString(out, name);
+                    out.append(',');
+                    appendJsonString(out, value);
+                    out.append(']');
+                }
+                out.append(']');
+            }
             out.append('}');
         }
         out.append(']');

@@ -25,14 +25,17 @@ public:
 
     ObservedHost *addHost(const QString &name); // owned by the recorder, lives as long as it
 
-    // Counts a request whose head has arrived. *failing says whether this hit falls within `fail=K`.
-    Ticket begin(ObservedHost *host, const QByteArray &target, quint64 connectionId, const QByteArray &ua,
-                 qint64 startNs, int fail, bool *failing);
+    // Counts a request whose head has arrived; `record` has everything but the host filled in.
+    // *failing says whether this hit of `target` falls within `fail=K`.
+    Ticket begin(ObservedHost *host, const QByteArray &target, RequestRecord record, int fail, bool *failing);
     void setStatus(const Ticket &ticket, int status);
-    void end(ObservedHost *host, const Ticket &ticket, int status, qint64 endNs);
+    void end(ObservedHost *host, const Ticket &ticket, int status, qint64 endNs, bool clientClosed);
+
+    void connectionOpened(ObservedHost *host);
+    void connectionClosed(ObservedHost *host);
 
     void reset();
-    QByteArray json(const QString &only, bool includeRequests) const;
+    QByteArray json(const QString &only, bool includeRequests, bool includeHeaders) const;
     QStringList hostNames() const;
     HostRecord hostRecord(const QString &host) const;
     QList<RequestRecord> requests(const QString &host) const;

@@ -9,6 +9,33 @@
 
 namespace testsite {
 
+QList<QPair<QByteArray, QByteArray>> RequestRecord::headers() const {
+    QList<QPair<QByteArray, QByteArray>> out;
+    const QList<QByteArray> lines = head.split('\n');
+    for (qsizetype i = 1; i < lines.size(); ++i) { // line 0 is the request line
+        const qsizetype colon = lines[i].indexOf(':');
+        if (colon > 0)
+            out.append({lines[i].left(colon).trimmed(), lines[i].mid(colon + 1).trimmed()});
+    }
+    return out;
+}
+
+QByteArray RequestRecord::header(const QByteArray &name) const {
+    for (const auto &[n, value] : headers()) {
+        if (n.compare(name, Qt::CaseInsensitive) == 0)
+            return value;
+    }
+    return {};
+}
+
+bool RequestRecord::hasHeader(const QByteArray &name) const {
+    for (const auto &[n, value] : headers()) {
+        if (n.compare(name, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}
+
 class TestSite::Private {
 public:
     SiteRecorder recorder;
@@ -84,8 +111,8 @@ qint64 TestSite::nowNs() {
         .count();
 }
 
-QByteArray TestSite::recordsJson(const QString &host, bool includeRequests) const {
-    return d->recorder.json(host, includeRequests);
+QByteArray TestSite::recordsJson(const QString &host, bool includeRequests, bool includeHeaders) const {
+    return d->recorder.json(host, includeRequests, includeHeaders);
 }
 
 void TestSite::setControlEndpoints(bool enabled) {
