@@ -3,6 +3,7 @@
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
+#include <QPair>
 #include <QString>
 
 #include <memory>
@@ -18,6 +19,15 @@ struct RequestRecord {
     int status = 0;     // status sent (0 for hang/malformed/reset before a status line)
     quint64 connectionId = 0;
     QByteArray userAgent;
+    QByteArray method;         // "GET", "HEAD", ... (empty for a request that was not HTTP)
+    QByteArray head;           // the request head as received: request line and header lines
+    bool clientClosed = false; // the client closed or reset the connection before the response was complete
+
+    // Every header line of `head`, in order, name and value trimmed (repeated names kept).
+    QList<QPair<QByteArray, QByteArray>> headers() const;
+    // The first value of a header (case-insensitive name), e.g. "Authorization", "Cookie"; empty if absent.
+    QByteArray header(const QByteArray &name) const;
+    bool hasHeader(const QByteArray &name) const;
 };
 
 struct HostRecord {
@@ -25,6 +35,8 @@ struct HostRecord {
     int inFlight = 0;     // requests started and not yet ended
     int peakInFlight = 0; // highest inFlight since the last resetRecords()
     qint64 requests = 0;
+    int openConnections = 0; // TCP connections open now (the site never closes an idle keep-alive one)
+    qint64 connections = 0;  // connections accepted since the last resetRecords()
 };
 
 // A local HTTP/1.1 test site on loopback for tests, --demo and benchmarks. It listens as several hosts
@@ -64,8 +76,15 @@ struct HostRecord {
 // - A request that is not HTTP (bad request line, chunked request body, head over 64 KiB) gets 400/501/431
 //   and the connection closes. Request bodies announced by Content-Length are read and discarded.
 // - With setControlEndpoints(true) (the crawlscope-testsite executable turns it on) `GET /__records`
-//   returns recordsJson() (query: host=H to filter, requests=0 to omit per-request records) and
-//   `GET /__reset` calls resetRecords(); neither is recorded nor counted.
+//   returns recordsJson() (query: host=H to filter, requests=0 to omit per-request records, headers=1 to
+//   add each request's header list) and `GET /__reset` calls resetRecords(); neither is recorded nor
+//   counted.
+// - Every request head that arrives is counted and recorded at once (also pipelined ones, ones that get a
+//   malformed answer, ones the client abandons), with its method, full head and header lines, so a test
+//   can count re-sends and see which headers (Authorization, Cookie, ...) reached which host. A request
+//   ends when its response is written, when the profile closes the connection, or when the client closes
+//   it (then `clientClosed` is set). The site never closes an idle keep-alive connection;
+//   HostRecord::openConnections says how many the clients keep open.
 class TestSite : public QObject {
     Q_OBJECT
 public:
@@ -86,7 +105,8 @@ public:
     static qint64 nowNs();
 
     // JSON object {"hosts":[HostRecord...],"requests":[RequestRecord...]}, thread-safe.
-    QByteArray recordsJson(const QString &host = {}, bool includeRequests = true) const;
+    QByteArray recordsJson(const QString &host = {}, bool includeRequests = true,
+                           bool includeHeaders = false) const;
     // Serve /__records and /__reset (off by default, so a crawl of arbitrary paths is never intercepted).
     void setControlEndpoints(bool enabled);
     // Keep at most `maxRecords` RequestRecords (host counters still count everything); -1 = no limit.
