@@ -1,6 +1,6 @@
 // Unit tests of the engine's pure parts: URL normalization, list reading, Retry-After, backoff,
 // latency percentiles, CSV output and the command line.
-#include "cli/commandline.h"
+#include "commandline.h"
 #include "input/urllistreader.h"
 #include "input/urlnormalizer.h"
 #include "output/csvwriter.h"

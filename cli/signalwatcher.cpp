@@ -1,4 +1,4 @@
-#include "cli/signalwatcher.h"
+#include "signalwatcher.h"
 
 #include <QSocketNotifier>
 

@@ -1,9 +1,9 @@
-#include "cli/headlessrunner.h"
+#include "headlessrunner.h"
 
-#include "cli/signalwatcher.h"
 #include "engine/crawlengine.h"
 #include "output/csvwriter.h"
 #include "output/summaryjson.h"
+#include "signalwatcher.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
