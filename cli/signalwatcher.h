@@ -6,7 +6,8 @@ class QSocketNotifier;
 
 namespace crawl {
 
-// Turns SIGINT and SIGTERM into a Qt signal in the main thread (self-pipe: the handler only write()s).
+// Turns SIGINT, SIGTERM and SIGHUP into a Qt signal in the main thread (self-pipe: the handler only
+// write()s).
 class SignalWatcher : public QObject {
     Q_OBJECT
 public:

@@ -1,6 +1,7 @@
 #include "engine/inputfeeder.h"
 
 #include "engine/fetchshard.h"
+#include "input/stdindevice.h"
 
 #include <QBuffer>
 #include <QDateTime>
@@ -65,6 +66,11 @@ void InputFeeder::abandon() {
 void InputFeeder::begin() {
     estimate();
     m_reader = std::make_unique<UrlListReader>(m_device.get());
+    if (auto *in = qobject_cast<StdinDevice *>(m_device.get())) {
+        // Never block in read(): a stop must always reach this thread, however idle the pipe.
+        connect(in, &QIODevice::readyRead, this, &InputFeeder::readSome);
+        in->startReading();
+    }
     readSome();
 }
 
@@ -98,7 +104,13 @@ void InputFeeder::readSome() {
     for (int i = 0; i < kLinesPerSlice; ++i) {
         std::optional<InputLine> line = m_reader->next();
         if (!line) {
-            readError = m_reader->errorString();
+            if (m_reader->waitingForData())
+                return; // the device's readyRead() calls again
+            if (!m_reader->errorString().isEmpty())
+                readError =
+                    (m_reader->linesRead() > 0 ? QStringLiteral("after line %1").arg(m_reader->linesRead())
+                                               : QStringLiteral("before the first line")) +
+                    QStringLiteral(": ") + m_reader->errorString();
             reachedEnd.store(true);
             return;
         }
