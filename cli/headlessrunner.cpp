@@ -71,7 +71,7 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
         loop.quit();
     });
 
-    SignalWatcher signalWatcher;
+    SignalWatcher signalWatcher(ExitInterrupted);
     QObject::connect(&signalWatcher, &SignalWatcher::interrupted, &loop, [&](int) {
         if (interrupted) {
             // A second signal: the user will not wait for the cancelled rows. Leave every output file

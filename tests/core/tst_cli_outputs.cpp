@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -374,6 +375,35 @@ private Q_SLOTS:
         QVERIFY(run.finished);
         QVERIFY2(run.exitCode == 1, run.err.constData());
         QVERIFY2(run.err.contains("/dev/full"), run.err.constData());
+    }
+
+    void writeErrorLeavesThePreviousFile() {
+        // A file size limit makes the disk "full" after a few hundred bytes; SIGXFSZ is ignored so the
+        // write fails with EFBIG, as it would with ENOSPC.
+        QTemporaryDir dir;
+        const QString list = dir.filePath(QStringLiteral("list.txt"));
+        const QString out = dir.filePath(QStringLiteral("out.csv"));
+        QByteArray lines;
+        for (int i = 0; i < 50; ++i)
+            lines += "not a url number " + QByteArray::number(i) + '\n';
+        QVERIFY(writeFile(list, lines));
+        QVERIFY(writeFile(out, kPrevious));
+        const FileStamp before = stampOf(out);
+        QProcess process;
+        process.setChildProcessModifier([] {
+            ::signal(SIGXFSZ, SIG_IGN);
+            const rlimit limit{600, 600};
+            ::setrlimit(RLIMIT_FSIZE, &limit);
+        });
+        process.start(QStringLiteral(CRAWLSCOPE_BINARY),
+                      headless({QStringLiteral("--input"), list, QStringLiteral("--output"), out}));
+        QVERIFY(process.waitForFinished(30'000));
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(process.exitCode() == 1, err.constData());
+        QVERIFY2(err.contains("cannot write"), err.constData());
+        QCOMPARE(stampOf(out), before);
+        QCOMPARE(entriesOf(dir.path()), (QStringList{QStringLiteral("list.txt"), QStringLiteral("out.csv")}));
     }
 
     void unsafeFlagValuesExitTwo_data() {
