@@ -1,12 +1,15 @@
 #include "input/inputsource.h"
 
-#include "input/stdindevice.h"
+#include "input/streamdevice.h"
 
 #include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,6 +48,20 @@ std::unique_ptr<QIODevice> InputSource::open(QString *error) const {
     case Kind::File: {
         if (!check(error))
             return nullptr;
+        struct stat st {};
+        const QByteArray name = QFile::encodeName(path);
+        if (::stat(name.constData(), &st) == 0 && !S_ISREG(st.st_mode)) {
+            // A FIFO, /dev/stdin, a process substitution: a stream. O_NONBLOCK so that opening a FIFO
+            // does not wait for its writer; reads only follow poll().
+            const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+            if (fd < 0) {
+                if (error)
+                    *error = QStringLiteral("cannot read input %1: %2")
+                                 .arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+                return nullptr;
+            }
+            return std::make_unique<StreamDevice>(fd, true);
+        }
         auto file = std::make_unique<QFile>(path);
         if (!file->open(QIODevice::ReadOnly)) {
             if (error)
@@ -58,7 +75,7 @@ std::unique_ptr<QIODevice> InputSource::open(QString *error) const {
         // cannot block and is read like any file.
         struct stat st {};
         if (::fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode))
-            return std::make_unique<StdinDevice>(STDIN_FILENO);
+            return std::make_unique<StreamDevice>(STDIN_FILENO, false);
         auto file = std::make_unique<QFile>();
         if (!file->open(stdin, QIODevice::ReadOnly)) {
             if (error)

@@ -26,6 +26,7 @@ struct InputSource {
     // output is touched). Standard input and text always pass.
     bool check(QString *error) const;
     // Opens the source for reading; on failure returns null and sets *error to a sentence naming it.
+    // A pipe, FIFO or terminal (standard input or a path) gives a StreamDevice that never blocks.
     std::unique_ptr<QIODevice> open(QString *error) const;
 };
 

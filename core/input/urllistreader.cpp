@@ -1,6 +1,6 @@
 #include "input/urllistreader.h"
 
-#include "input/stdindevice.h"
+#include "input/streamdevice.h"
 
 #include <QFile>
 #include <QFileDevice>
@@ -293,7 +293,7 @@ std::optional<InputLine> UrlListReader::next() {
         if (const auto *file = qobject_cast<QFileDevice *>(m_device);
             file && file->error() != QFileDevice::NoError)
             failRead(file->errorString());
-        if (const auto *in = qobject_cast<StdinDevice *>(m_device); in && !in->readError().isEmpty())
+        if (const auto *in = qobject_cast<StreamDevice *>(m_device); in && !in->readError().isEmpty())
             failRead(in->readError());
     }
     return std::nullopt;

@@ -34,7 +34,7 @@ struct InputLine {
 //
 // A sequential device (a pipe) may have no complete line yet: next() then returns nullopt with
 // waitingForData() true; call it again after the device's readyRead(). It never blocks. Such a device
-// ends its last line with a line break when the writer closes (StdinDevice does).
+// ends its last line with a line break when the writer closes (StreamDevice does).
 class UrlListReader {
 public:
     static constexpr qint64 kMaxLineBytes = 64 * 1024; // longer lines are reported, not buffered

@@ -173,6 +173,37 @@ private Q_SLOTS:
         QCOMPARE(targets, (QStringList{QStringLiteral("/first"), QStringLiteral("/part")}));
     }
 
+    void fifoGivenByPathIsReadAsAStream() {
+        // `--input <(cmd)`, `--input /dev/stdin` and named pipes: read as they arrive, not as an empty file
+        // (a second open for the size estimate used to swallow the data), and a stop still ends them.
+        MAKE_SITE(site, 1);
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("list.fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        PipedRun run;
+        run.start(this, quickFlags() + QStringList{QStringLiteral("--input"), fifo,
+                                                   QStringLiteral("--output"), QStringLiteral("-")});
+        QVERIFY(run.process.waitForStarted());
+        int writer = -1;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return (writer = ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK)) >= 0;
+            },
+            10'000));
+        const QByteArray urls = site->url(0, QStringLiteral("/one")).toUtf8() + '\n' +
+                                site->url(0, QStringLiteral("/two")).toUtf8() + '\n';
+        QCOMPARE(::write(writer, urls.constData(), size_t(urls.size())), ssize_t(urls.size()));
+        QVERIFY2(QTest::qWaitFor([&] { return run.out.count('\n') >= 3; }, 15'000), run.err.constData());
+        QCOMPARE(run.process.state(), QProcess::Running); // the writer is still there: more may come
+        QCOMPARE(::kill(pid_t(run.process.processId()), SIGTERM), 0);
+        QVERIFY2(run.finish(10'000), "SIGTERM did not end a crawl reading an idle FIFO");
+        ::close(writer);
+        QVERIFY2(run.process.exitCode() == 130, run.err.constData());
+        PARSE_RESULT_CSV(run.out, rows);
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(site->server.totalRequests(), qint64(2));
+    }
+
     void unreadableStdinExitsNonZero() {
         QTemporaryDir dir;
         QProcess process;

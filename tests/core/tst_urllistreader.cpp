@@ -51,7 +51,7 @@ private:
     QByteArray m_good;
 };
 
-// A pipe: bytes arrive in pieces, the end comes when the writer closes; then, like StdinDevice, a last
+// A pipe: bytes arrive in pieces, the end comes when the writer closes; then, like StreamDevice, a last
 // line without a line break gets one (the reader's contract for sequential devices).
 class PipeDevice : public QIODevice {
 public:

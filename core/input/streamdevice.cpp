@@ -1,4 +1,4 @@
-#include "input/stdindevice.h"
+#include "input/streamdevice.h"
 
 #include <QSocketNotifier>
 
@@ -16,15 +16,20 @@ constexpr qsizetype kMaxBuffered = 1 << 20;
 constexpr qsizetype kReadChunk = 64 * 1024;
 } // namespace
 
-StdinDevice::StdinDevice(int fd, QObject *parent)
+StreamDevice::StreamDevice(int fd, bool ownsFd, QObject *parent)
     : QIODevice(parent)
-    , m_fd(fd) {
+    , m_fd(fd)
+    , m_ownsFd(ownsFd) {
     open(QIODevice::ReadOnly | QIODevice::Unbuffered);
 }
 
-StdinDevice::~StdinDevice() = default;
+StreamDevice::~StreamDevice() {
+    m_notifier.reset(); // before the fd it watches goes
+    if (m_ownsFd && m_fd >= 0)
+        ::close(m_fd);
+}
 
-void StdinDevice::startReading() {
+void StreamDevice::startReading() {
     if (m_notifier || m_endOfInput)
         return;
     m_notifier = std::make_unique<QSocketNotifier>(m_fd, QSocketNotifier::Read);
@@ -34,7 +39,7 @@ void StdinDevice::startReading() {
     readAvailable(); // data that is already there (or an fd that cannot be watched) needs no wake-up
 }
 
-void StdinDevice::readAvailable() {
+void StreamDevice::readAvailable() {
     bool gotSomething = false;
     while (!m_endOfInput && m_buffer.size() - m_pos < kMaxBuffered) {
         pollfd ready{m_fd, POLLIN, 0};
@@ -69,26 +74,26 @@ void StdinDevice::readAvailable() {
         Q_EMIT readyRead();
 }
 
-void StdinDevice::compact() {
+void StreamDevice::compact() {
     if (m_pos > 0 && m_pos >= m_buffer.size() / 2) {
         m_buffer.remove(0, m_pos);
         m_pos = 0;
     }
 }
 
-qint64 StdinDevice::bytesAvailable() const {
+qint64 StreamDevice::bytesAvailable() const {
     return m_buffer.size() - m_pos;
 }
 
-bool StdinDevice::canReadLine() const {
+bool StreamDevice::canReadLine() const {
     return m_buffer.indexOf('\n', m_pos) >= 0;
 }
 
-bool StdinDevice::atEnd() const {
+bool StreamDevice::atEnd() const {
     return m_endOfInput && m_pos >= m_buffer.size();
 }
 
-qint64 StdinDevice::readData(char *data, qint64 maxSize) {
+qint64 StreamDevice::readData(char *data, qint64 maxSize) {
     const qint64 n = std::min<qint64>(maxSize, m_buffer.size() - m_pos);
     if (n <= 0)
         return m_endOfInput ? -1 : 0;
@@ -99,13 +104,13 @@ qint64 StdinDevice::readData(char *data, qint64 maxSize) {
     return n;
 }
 
-qint64 StdinDevice::readLineData(char *data, qint64 maxSize) {
+qint64 StreamDevice::readLineData(char *data, qint64 maxSize) {
     const qsizetype newline = m_buffer.indexOf('\n', m_pos);
     const qint64 lineLength = newline >= 0 ? newline - m_pos + 1 : m_buffer.size() - m_pos;
     return readData(data, std::min(maxSize, lineLength));
 }
 
-qint64 StdinDevice::writeData(const char *, qint64) {
+qint64 StreamDevice::writeData(const char *, qint64) {
     return -1;
 }
 

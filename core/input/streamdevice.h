@@ -9,18 +9,20 @@ class QSocketNotifier;
 
 namespace crawl {
 
-// Standard input when it is a pipe, a terminal or a socket. A blocking read() there can wait forever
-// (an idle `tail -f`, a terminal nobody types into), and a thread stuck in read() cannot be told to stop.
-// This device only reads when poll() says fd 0 is readable, buffers what arrived and emits readyRead();
-// a reader that finds no complete line waits for that signal instead of blocking.
+// A list that arrives as a stream: standard input or a path that is a pipe, FIFO, terminal or socket
+// (`--input -`, `--input <(cmd)`, `--input /dev/stdin`). A blocking read() there can wait forever (an idle
+// `tail -f`, a terminal nobody types into), and a thread stuck in read() cannot be told to stop. This
+// device only reads when poll() says the fd is readable, buffers what arrived and emits readyRead(); a
+// reader that finds no complete line waits for that signal instead of blocking.
 //
 // Start watching with startReading() in the thread that reads (the notifier belongs to that thread).
 // At end of input a final line without a line break gets one, so canReadLine() stays the only test.
-class StdinDevice : public QIODevice {
+class StreamDevice : public QIODevice {
     Q_OBJECT
 public:
-    explicit StdinDevice(int fd = 0, QObject *parent = nullptr);
-    ~StdinDevice() override;
+    // Reads `fd`; closes it on destruction when ownsFd (an fd the caller opened, not standard input).
+    explicit StreamDevice(int fd, bool ownsFd = false, QObject *parent = nullptr);
+    ~StreamDevice() override;
 
     void startReading();
     bool isSequential() const override { return true; }
@@ -40,6 +42,7 @@ private:
     void compact();
 
     int m_fd;
+    bool m_ownsFd;
     QByteArray m_buffer;
     qsizetype m_pos = 0; // first unread byte of m_buffer
     bool m_endOfInput = false;
