@@ -18,6 +18,34 @@ namespace {
 void printError(const QString &what) {
     printStderrLine(QStringLiteral("crawlscope: ") + what);
 }
+
+// After the crawl: the summary line, then the outputs put in place (or left as they were), then the code.
+int finishRun(const CrawlSummary &summary, OutputFiles &outputs, qint64 rowsWritten, bool outputFailed,
+              bool interrupted) {
+    printStderrLine(RunSummary::line(summary));
+    QString error;
+    if (outputFailed) {
+        outputs.discard(); // a regular --output file keeps its previous content
+        return ExitOutputFailed;
+    }
+    if (!outputs.csv().commit(&error)) {
+        printError(error);
+        outputs.discard();
+        return ExitOutputFailed;
+    }
+    if (!outputs.csv().isStdout())
+        printError(QStringLiteral("%1 rows written to %2").arg(rowsWritten).arg(outputs.csv().path()));
+    if (OutputFile *json = outputs.summary(); json && !RunSummary::writeJson(summary, *json, &error)) {
+        printError(error);
+        return ExitOutputFailed;
+    }
+    if (!summary.inputError.isEmpty()) {
+        printError(QStringLiteral("reading the input failed %1; the results cover only the lines before it")
+                       .arg(summary.inputError));
+        return ExitUsage;
+    }
+    return interrupted ? ExitInterrupted : ExitOk;
+}
 } // namespace
 
 int runHeadless(const CommandLineOptions &options, const InputSource &input, const QString &defaultOutput) {
@@ -99,30 +127,7 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
     progress.start();
     loop.exec();
     progress.finish(summary.last);
-    printStderrLine(RunSummary::line(summary));
-
-    if (outputFailed) {
-        outputs.discard(); // a regular --output file keeps its previous content
-        return ExitOutputFailed;
-    }
-    if (!outputs.csv().commit(&error)) {
-        printError(error);
-        outputs.discard();
-        return ExitOutputFailed;
-    }
-    if (!outputs.csv().isStdout())
-        printError(
-            QStringLiteral("%1 rows written to %2").arg(writer.rowsWritten()).arg(outputs.csv().path()));
-    if (OutputFile *json = outputs.summary(); json && !RunSummary::writeJson(summary, *json, &error)) {
-        printError(error);
-        return ExitOutputFailed;
-    }
-    if (!summary.inputError.isEmpty()) {
-        printError(QStringLiteral("reading the input failed %1; the results cover only the lines before it")
-                       .arg(summary.inputError));
-        return ExitUsage;
-    }
-    return interrupted ? ExitInterrupted : ExitOk;
+    return finishRun(summary, outputs, writer.rowsWritten(), outputFailed, interrupted);
 }
 
 } // namespace crawl
