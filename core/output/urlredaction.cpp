@@ -1,5 +1,9 @@
 #include "output/urlredaction.h"
 
+#include <QVarLengthArray>
+
+#include <utility>
+
 namespace crawl {
 
 namespace {
@@ -12,13 +16,9 @@ bool endsAuthority(QChar c) {
 QString redactUrlPasswords(const QString &text) {
     static const QString kMask = QStringLiteral("***");
     const QLatin1String separator("://");
-    qsizetype from = text.indexOf(separator);
-    if (from < 0)
-        return text; // the common case: nothing to copy
-    QString out;
-    out.reserve(text.size());
-    qsizetype copied = 0;
-    while (from >= 0) {
+    // Passwords as [begin, end) ranges first: most texts have none and are returned without a copy.
+    QVarLengthArray<std::pair<qsizetype, qsizetype>, 2> passwords;
+    for (qsizetype from = text.indexOf(separator); from >= 0;) {
         const qsizetype start = from + separator.size();
         qsizetype end = start;
         while (end < text.size() && !endsAuthority(text.at(end)))
@@ -27,13 +27,20 @@ QString redactUrlPasswords(const QString &text) {
         const qsizetype at = text.lastIndexOf(QLatin1Char('@'), end - 1);
         if (at >= start) {
             const qsizetype colon = text.indexOf(QLatin1Char(':'), start);
-            if (colon >= 0 && colon + 1 < at) {
-                out += QStringView(text).mid(copied, colon + 1 - copied);
-                out += kMask;
-                copied = at;
-            }
+            if (colon >= 0 && colon + 1 < at)
+                passwords.append({colon + 1, at});
         }
         from = text.indexOf(separator, end);
+    }
+    if (passwords.isEmpty())
+        return text;
+    QString out;
+    out.reserve(text.size());
+    qsizetype copied = 0;
+    for (const auto &[begin, end] : passwords) {
+        out += QStringView(text).mid(copied, begin - copied);
+        out += kMask;
+        copied = end;
     }
     out += QStringView(text).mid(copied);
     return out;
