@@ -1,6 +1,6 @@
 #include "headlessdemo.h"
 
-#include "cli/headlessrunner.h"
+#include "headlessrunner.h"
 #include "demosettings.h"
 #include "demosite.h"
 

@@ -1,6 +1,6 @@
 // crawlscope: the window, the headless command line and the demo. Everything else lives in the libraries.
-#include "cli/commandline.h"
-#include "cli/headlessrunner.h"
+#include "commandline.h"
+#include "headlessrunner.h"
 
 #ifdef CRAWLSCOPE_HAVE_DEMO
 #include "headlessdemo.h"

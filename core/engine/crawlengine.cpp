@@ -348,6 +348,7 @@ void CrawlEnginePrivate::finishIfDone() {
     CrawlSummary summary;
     summary.last = buildSnapshot();
     summary.stoppedByUser = stopRequested;
+    summary.inputError = feeder->readError; // written before reachedEnd was set
     Q_EMIT q->snapshotReady(summary.last);
     Q_EMIT q->finished(summary);
 }

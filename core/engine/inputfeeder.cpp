@@ -1,10 +1,12 @@
 #include "engine/inputfeeder.h"
 
 #include "engine/fetchshard.h"
+#include "input/streamdevice.h"
 
 #include <QBuffer>
 #include <QDateTime>
 #include <QFile>
+#include <QFileInfo>
 
 namespace crawl {
 
@@ -65,11 +67,16 @@ void InputFeeder::abandon() {
 void InputFeeder::begin() {
     estimate();
     m_reader = std::make_unique<UrlListReader>(m_device.get());
+    if (auto *in = qobject_cast<StreamDevice *>(m_device.get())) {
+        // Never block in read(): a stop must always reach this thread, however idle the pipe.
+        connect(in, &QIODevice::readyRead, this, &InputFeeder::readSome);
+        in->startReading();
+    }
     readSome();
 }
 
 void InputFeeder::estimate() {
-    if (m_kind == InputSource::Kind::File) {
+    if (m_kind == InputSource::Kind::File && QFileInfo(m_path).isFile()) { // a FIFO cannot be read twice
         QFile again(m_path);
         if (again.open(QIODevice::ReadOnly))
             estimatedRows.store(countCandidateLines(&again));
@@ -85,9 +92,9 @@ void InputFeeder::readSome() {
     if (m_abandoned.load() || reachedEnd.load())
         return;
     const bool stopping = m_context->stopping.load();
-    // Reading the rest of standard input after a stop could block forever; a file is read to its end
-    // so every line still gets its (cancelled) row.
-    if (stopping && m_kind == InputSource::Kind::Stdin) {
+    // Reading the rest of a stream after a stop could wait forever; a file is read to its end so every
+    // line still gets its (cancelled) row.
+    if (stopping && (m_kind == InputSource::Kind::Stdin || qobject_cast<StreamDevice *>(m_device.get()))) {
         reachedEnd.store(true);
         return;
     }
@@ -98,7 +105,13 @@ void InputFeeder::readSome() {
     for (int i = 0; i < kLinesPerSlice; ++i) {
         std::optional<InputLine> line = m_reader->next();
         if (!line) {
-            readError = m_reader->errorString();
+            if (m_reader->waitingForData())
+                return; // the device's readyRead() calls again
+            if (!m_reader->errorString().isEmpty())
+                readError =
+                    (m_reader->linesRead() > 0 ? QStringLiteral("after line %1").arg(m_reader->linesRead())
+                                               : QStringLiteral("before the first line")) +
+                    QStringLiteral(": ") + m_reader->errorString();
             reachedEnd.store(true);
             return;
         }

@@ -22,7 +22,11 @@ struct InputSource {
     static InputSource fromText(const QByteArray &utf8) { return {Kind::Text, {}, utf8}; }
 
     QString displayName() const;
+    // Checks that a file source can be read, without opening it (so a bad path is reported before any
+    // output is touched). Standard input and text always pass.
+    bool check(QString *error) const;
     // Opens the source for reading; on failure returns null and sets *error to a sentence naming it.
+    // A pipe, FIFO or terminal (standard input or a path) gives a StreamDevice that never blocks.
     std::unique_ptr<QIODevice> open(QString *error) const;
 };
 

@@ -38,7 +38,10 @@ NormalizedUrl normalizeUrl(const QString &line) {
     if (!url.isValid())
         url = QUrl(text, QUrl::TolerantMode); // percent-encodes stray characters browsers accept
     if (!url.isValid()) {
-        const QString why = url.errorString();
+        // QUrl's message goes on with "; source was ..." and the userinfo (a password): keep the reason.
+        QString why = url.errorString();
+        if (const qsizetype source = why.indexOf(QLatin1String("; source was")); source >= 0)
+            why.truncate(source);
         if (why.contains(QLatin1String("port"), Qt::CaseInsensitive))
             result.error = QStringLiteral("bad port");
         else

@@ -80,6 +80,7 @@ struct CrawlSnapshot {
 struct CrawlSummary {
     CrawlSnapshot last;
     bool stoppedByUser = false;
+    QString inputError; // reading the list failed part way ("after line N: reason"); empty otherwise
 };
 
 } // namespace crawl

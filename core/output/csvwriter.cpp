@@ -1,5 +1,7 @@
 #include "output/csvwriter.h"
 
+#include "output/urlredaction.h"
+
 #include <QFileDevice>
 
 namespace crawl {
@@ -48,8 +50,9 @@ QByteArray resultCsvRow(const CrawlResult &r) {
     const auto optionalNumber = [](qint64 v) { return v < 0 ? QByteArray() : QByteArray::number(v); };
     QByteArray row;
     row.reserve(256);
-    row += csvField(r.url) + ',';
-    row += csvField(r.finalUrl) + ',';
+    // URL passwords never reach the file; error texts can quote URLs too.
+    row += csvField(redactUrlPasswords(r.url)) + ',';
+    row += csvField(redactUrlPasswords(r.finalUrl)) + ',';
     row += csvField(r.host) + ',';
     row += (r.status > 0 ? csvFieldNumber(r.status) : QByteArray()) + ',';
     row += outcomeName(r.outcome).toLatin1() + ',';
@@ -59,7 +62,7 @@ QByteArray resultCsvRow(const CrawlResult &r) {
     row += csvField(r.contentType) + ',';
     row += optionalNumber(r.latencyMs) + ',';
     row += optionalNumber(r.ttfbMs) + ',';
-    row += csvField(r.error) + ',';
+    row += csvField(redactUrlPasswords(r.error)) + ',';
     row += isoUtcMs(r.startedAt).toLatin1() + ',';
     row += isoUtcMs(r.finishedAt).toLatin1();
     row += "\r\n";

@@ -19,8 +19,8 @@ QByteArray csvFieldNumber(qint64 value); // numbers are never neutralized (negat
 // latency_ms,ttfb_ms,error,started_at,finished_at`, then one row per result.
 QStringList resultCsvColumns();
 QByteArray resultCsvHeader();
-QByteArray resultCsvRow(const CrawlResult &result);
-QString isoUtcMs(const QDateTime &time); // "2026-11-29T08:31:05.123Z", empty when invalid
+QByteArray resultCsvRow(const CrawlResult &result); // URL passwords redacted (urlredaction.h)
+QString isoUtcMs(const QDateTime &time);            // "2026-11-29T08:31:05.123Z", empty when invalid
 
 // Appends result rows to a device; reports the first write failure (e.g. disk full) with its reason.
 class ResultCsvWriter {

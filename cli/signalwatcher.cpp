@@ -1,4 +1,4 @@
-#include "cli/signalwatcher.h"
+#include "signalwatcher.h"
 
 #include <QSocketNotifier>
 
@@ -10,15 +10,28 @@ namespace crawl {
 
 namespace {
 int g_pipe[2] = {-1, -1};
+volatile std::sig_atomic_t g_received = 0;
+volatile std::sig_atomic_t g_forcedExitCode = 130;
+
+void onAlarm(int) {
+    ::_exit(g_forcedExitCode);
+}
 
 void onSignal(int signalNumber) {
     const char byte = char(signalNumber);
     [[maybe_unused]] const ssize_t n = ::write(g_pipe[1], &byte, 1);
+    // From the second signal on, the process ends within kForcedExitSeconds even if the main thread is
+    // stuck (e.g. in a write to a pipe nobody reads) and cannot run its own clean exit.
+    g_received = g_received + 1;
+    if (g_received == 2)
+        ::alarm(SignalWatcher::kForcedExitSeconds);
 }
 } // namespace
 
-SignalWatcher::SignalWatcher(QObject *parent)
+SignalWatcher::SignalWatcher(int forcedExitCode, QObject *parent)
     : QObject(parent) {
+    g_received = 0;
+    g_forcedExitCode = forcedExitCode;
     if (g_pipe[0] < 0 && ::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
         return;
     m_notifier = new QSocketNotifier(g_pipe[0], QSocketNotifier::Read, this);
@@ -33,11 +46,19 @@ SignalWatcher::SignalWatcher(QObject *parent)
     action.sa_flags = SA_RESTART;
     ::sigaction(SIGINT, &action, nullptr);
     ::sigaction(SIGTERM, &action, nullptr);
+    ::sigaction(SIGHUP, &action, nullptr); // a closed terminal or a service manager: stop cleanly too
+    struct sigaction alarmAction {};
+    alarmAction.sa_handler = onAlarm;
+    sigemptyset(&alarmAction.sa_mask);
+    ::sigaction(SIGALRM, &alarmAction, nullptr);
 }
 
 SignalWatcher::~SignalWatcher() {
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
+    ::signal(SIGHUP, SIG_DFL);
+    ::alarm(0);
+    ::signal(SIGALRM, SIG_DFL);
 }
 
 } // namespace crawl

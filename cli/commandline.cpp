@@ -1,4 +1,4 @@
-#include "cli/commandline.h"
+#include "commandline.h"
 
 #include <QCommandLineParser>
 #include <QUrl>
@@ -22,7 +22,7 @@ const Flag kFlags[] = {
     {"demo", nullptr, "Start the built-in demo site on loopback and crawl it."},
     {"input", "FILE|-", "URL list: text (one per line) or CSV with a url column; - reads stdin."},
     {"output", "FILE.csv|-", "Where result rows go (default: stdout; --demo: crawlscope-demo.csv)."},
-    {"summary-json", "FILE", "Write the end-of-crawl summary as JSON."},
+    {"summary-json", "FILE|-", "Write the end-of-crawl summary as JSON (- for standard output)."},
     {"concurrency", "N", "Global requests in flight (default 16)."},
     {"per-host", "N", "Requests in flight per host (default 2)."},
     {"interval-ms", "MS", "Minimum time between request starts on one host (default 500)."},
@@ -46,6 +46,15 @@ const Flag kFlags[] = {
     {"help", nullptr, "Print this help and exit."},
 };
 
+// A header value with a control character (CR/LF above all) could end the header and start another.
+bool hasControlCharacter(const QString &value) {
+    for (const QChar c : value) {
+        if ((c.unicode() < 0x20 && c != QLatin1Char('\t')) || c.unicode() == 0x7f)
+            return true;
+    }
+    return false;
+}
+
 QString flagName(const Flag &flag) {
     return QString::fromLatin1(flag.name);
 }
@@ -65,7 +74,8 @@ bool readNumber(const QCommandLineParser &parser, const char *name, Number min, 
         value = text.toLongLong(&ok);
     else
         value = text.toDouble(&ok);
-    if (!ok || value < min || value > max) {
+    // Written so NaN fails too (every comparison with NaN is false).
+    if (!ok || !(value >= min && value <= max)) {
         *error = QStringLiteral("--%1 must be %2 from %3 to %4 (got \"%5\")")
                      .arg(key, std::is_integral_v<Number> ? QStringLiteral("a whole number")
                                                           : QStringLiteral("a number"))
@@ -110,8 +120,14 @@ QString commandLineHelp() {
         "redirects, bytes, content_type, latency_ms, ttfb_ms, error, started_at, finished_at.\n"
         "Outcomes: ok, http_error, timeout, network_error, too_large, invalid_url, cancelled.\n"
         "\n"
+        "Files: a regular --output or --summary-json file is written to a temporary file and renamed at\n"
+        "the end, so a failed run leaves the previous one as it was; - means standard output; FIFOs and\n"
+        "devices are written directly. An output that is the input list is refused. URL passwords are\n"
+        "shown as ***.\n"
+        "\n"
         "Exit status: 0 the crawl completed (whatever each URL's outcome); 1 results could not be\n"
-        "written; 2 bad usage or unreadable input; 130 interrupted (SIGINT/SIGTERM), rows complete.\n");
+        "written; 2 bad usage, unreadable input, or reading the input failed part way; 130 interrupted\n"
+        "(SIGINT/SIGTERM/SIGHUP), rows complete; a second signal exits at once, replacing no file.\n");
     return text;
 }
 
@@ -163,7 +179,7 @@ bool parseHeader(const QString &text, FetchPolicy *policy, QString *error) {
     bool validName = colon > 0 && !name.isEmpty();
     for (const QChar c : name)
         validName = validName && c.unicode() > 32 && c.unicode() < 127 && c != QLatin1Char(':');
-    if (!validName || value.contains(QLatin1Char('\n')) || value.contains(QLatin1Char('\r'))) {
+    if (!validName || hasControlCharacter(value)) {
         *error = QStringLiteral("--header expects \"Name: value\" (got \"%1\")").arg(text);
         return false;
     }
@@ -253,6 +269,10 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
         o.policy.userAgent = parser.value(QStringLiteral("user-agent")).trimmed();
         if (o.policy.userAgent.isEmpty()) {
             error = QStringLiteral("--user-agent must not be empty");
+            return result;
+        }
+        if (hasControlCharacter(parser.value(QStringLiteral("user-agent")))) {
+            error = QStringLiteral("--user-agent must not contain line breaks or other control characters");
             return result;
         }
     }

@@ -1,0 +1,146 @@
+// Command-line parsing: defaults, flags, host limits, headers, and errors that name the flag.
+#include "commandline.h"
+
+#include <QTest>
+
+using namespace crawl;
+
+class TestCommandLine : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void commandLineDefaultsAndFlags() {
+        const auto parsed = parseCommandLine(
+            {QStringLiteral("crawlscope"), QStringLiteral("--headless"), QStringLiteral("--input"),
+             QStringLiteral("list.txt"), QStringLiteral("--per-host"), QStringLiteral("8"),
+             QStringLiteral("--host-limit"), QStringLiteral("slow.test=1/2000"),
+             QStringLiteral("--host-limit"), QStringLiteral("127.0.0.2:8080=3"), QStringLiteral("--header"),
+             QStringLiteral("X-Team: qa"), QStringLiteral("--jitter"), QStringLiteral("0.25")});
+        QVERIFY2(parsed.ok, qPrintable(parsed.error));
+        const CommandLineOptions &o = parsed.options;
+        QCOMPARE(o.mode, CommandLineOptions::Mode::Headless);
+        QCOMPARE(o.limits.globalInFlight, 16);
+        QCOMPARE(o.limits.perHostInFlight, 8);
+        QCOMPARE(o.limits.intervalMs, 500);
+        QCOMPARE(o.limits.jitter, 0.25);
+        QCOMPARE(o.policy.maxRetries, 3);
+        QCOMPARE(o.policy.maxBodyBytes, qint64(10485760));
+        QCOMPARE(o.limits.maxInFlightFor(QStringLiteral("slow.test:80")), 1);
+        QCOMPARE(o.limits.maxInFlightFor(QStringLiteral("slow.test:443")), 1);
+        QCOMPARE(o.limits.intervalMsFor(QStringLiteral("slow.test:443")), 2000);
+        QCOMPARE(o.limits.maxInFlightFor(QStringLiteral("127.0.0.2:8080")), 3);
+        QCOMPARE(o.limits.intervalMsFor(QStringLiteral("127.0.0.2:8080")), 500); // inherited
+        QCOMPARE(o.limits.maxInFlightFor(QStringLiteral("other.test:80")), 8);
+        QCOMPARE(o.policy.headers.size(), 1);
+        QCOMPARE(o.policy.headers[0].first, QByteArray("X-Team"));
+    }
+
+    void commandLineErrorsNameTheFlag_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("not a number")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--per-host"), QStringLiteral("many")}
+            << "--per-host";
+        QTest::newRow("zero concurrency")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--concurrency"), QStringLiteral("0")}
+            << "--concurrency";
+        QTest::newRow("jitter above one")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--jitter"), QStringLiteral("2")}
+            << "--jitter";
+        QTest::newRow("bad host limit")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--host-limit"), QStringLiteral("example.com")}
+            << "--host-limit";
+        QTest::newRow("bad header") << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"),
+                                                   QStringLiteral("x"), QStringLiteral("--header"),
+                                                   QStringLiteral("no colon")}
+                                    << "--header";
+        QTest::newRow("jitter nan") << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"),
+                                                   QStringLiteral("x"), QStringLiteral("--jitter"),
+                                                   QStringLiteral("nan")}
+                                    << "--jitter";
+        QTest::newRow("max-rate nan")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--max-rate"), QStringLiteral("NaN")}
+            << "--max-rate";
+        QTest::newRow("max-rate inf")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--max-rate"), QStringLiteral("inf")}
+            << "--max-rate";
+        QTest::newRow("jitter -nan") << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"),
+                                                    QStringLiteral("x"), QStringLiteral("--jitter"),
+                                                    QStringLiteral("-nan")}
+                                     << "--jitter";
+        QTest::newRow("user-agent CRLF")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--user-agent"), QStringLiteral("bot\r\nX-Injected: 1")}
+            << "--user-agent";
+        QTest::newRow("user-agent trailing LF")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--user-agent"), QStringLiteral("bot\n")}
+            << "--user-agent";
+        QTest::newRow("user-agent escape")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--user-agent"), QStringLiteral("bot\x1b[31m")}
+            << "--user-agent";
+        QTest::newRow("header with a control character")
+            << QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("x"),
+                           QStringLiteral("--header"), QStringLiteral("X-A: b\x01")}
+            << "--header";
+        QTest::newRow("headless without input") << QStringList{QStringLiteral("--headless")} << "--input";
+        QTest::newRow("unknown flag") << QStringList{QStringLiteral("--frobnicate")} << "frobnicate";
+    }
+
+    void commandLineErrorsNameTheFlag() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        args.prepend(QStringLiteral("crawlscope"));
+        const auto parsed = parseCommandLine(args);
+        QVERIFY(!parsed.ok);
+        QVERIFY2(parsed.error.contains(mentions), qPrintable(parsed.error));
+    }
+
+    void userAgentWithTabsAndUnicodeIsAccepted() {
+        const auto parsed = parseCommandLine(
+            {QStringLiteral("crawlscope"), QStringLiteral("--headless"), QStringLiteral("--input"),
+             QStringLiteral("x"), QStringLiteral("--user-agent"), QStringLiteral("b\u00f6t\t1.0")});
+        QVERIFY2(parsed.ok, qPrintable(parsed.error));
+        QCOMPARE(parsed.options.policy.userAgent, QStringLiteral("b\u00f6t\t1.0"));
+    }
+
+    void helpListsEveryFlagWithItsDefault() {
+        const QString help = commandLineHelp();
+        for (const char *flag : {"--concurrency N",
+                                 "(default 16)",
+                                 "--per-host N",
+                                 "(default 2)",
+                                 "--interval-ms MS",
+                                 "(default 500)",
+                                 "--max-rate R",
+                                 "--host-limit HOST=N[/MS]",
+                                 "--retries N",
+                                 "--backoff-ms MS",
+                                 "--max-retry-after S",
+                                 "(default 60)",
+                                 "--timeout S",
+                                 "(default 30)",
+                                 "--connect-timeout S",
+                                 "(default 10)",
+                                 "--idle-timeout S",
+                                 "(default 15)",
+                                 "--max-bytes N",
+                                 "(default 10485760)",
+                                 "--max-redirects N",
+                                 "--user-agent TEXT",
+                                 "--header",
+                                 "--summary-json FILE",
+                                 "--output",
+                                 "--input"})
+            QVERIFY2(help.contains(QLatin1String(flag)), flag);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCommandLine)
+#include "tst_commandline.moc"
