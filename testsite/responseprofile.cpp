@@ -8,6 +8,12 @@
 
 namespace testsite {
 
+namespace {
+
+constexpr qint64 kMaxZeros = qint64(64) * 1024 * 1024 * 1024; // 64 GiB of zeros is about 64 MB compressed
+
+} // namespace
+
 ResponseProfile ResponseProfile::fromQuery(const QByteArray &query) {
     ResponseProfile p;
     if (query.isEmpty())
@@ -78,9 +84,48 @@ ResponseProfile ResponseProfile::fromQuery(const QByteArray &query) {
             p.to = value;
             p.to.replace('\r', "").replace('\n', "");
             p.hasTo = true;
+        } else if (key == "gzip" || key == "deflate") {
+            p.zeros = qMin(parseByteSize(value), kMaxZeros);
+            p.coding = key == "gzip" ? ContentCoding::Gzip : ContentCoding::Deflate;
+        } else if (key == "chunked") {
+            if (value == "bad")
+                p.framing = ResponseBody::Framing::BadChunkSize;
+            else if (value == "truncated")
+                p.framing = ResponseBody::Framing::TruncatedChunk;
+            else if (value != "0")
+                p.framing = ResponseBody::Framing::Chunked;
         }
     }
     return p;
+}
+
+qint64 ResponseProfile::parseByteSize(const QByteArray &value) {
+    if (value.isEmpty())
+        return -1;
+    qint64 unit = 1;
+    QByteArray digits = value;
+    switch (value.back()) {
+    case 'k':
+    case 'K':
+        unit = 1024;
+        break;
+    case 'm':
+    case 'M':
+        unit = 1024 * 1024;
+        break;
+    case 'g':
+    case 'G':
+        unit = 1024 * 1024 * 1024;
+        break;
+    default:
+        break;
+    }
+    if (unit > 1)
+        digits.chop(1);
+    const qint64 n = toNumber(digits, -1);
+    if (n < 0 || n > (qint64(1) << 50) / unit)
+        return -1;
+    return n * unit;
 }
 
 } // namespace testsite

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "incomingrequest.h"
+#include "responsebody.h"
 
 #include <QByteArray>
 #include <QHostAddress>
@@ -46,6 +47,8 @@ private:
     void respondLie(IncomingRequest &r, int status, QList<QByteArray> extra, const QByteArray &page,
                     qint64 bodySize);
     void respondTrickle(IncomingRequest &r, int status, QList<QByteArray> extra);
+    void respondBody(IncomingRequest &r, int status, QList<QByteArray> extra, const QByteArray &page,
+                     qint64 bodySize, bool noBody);
 
     // Writing.
     QByteArray baseUrl() const;
@@ -56,7 +59,7 @@ private:
     QList<QByteArray> retryAfter(const ResponseProfile &p) const;
     void simpleResponse(IncomingRequest &r, int status, QList<QByteArray> extra, const QByteArray &body,
                         const QByteArray &type, bool keepAlive);
-    void startBody(const QByteArray &page, qint64 bytes);
+    void startBody(ResponseBody body);
     void pump();
     void trickleTick();
     void awaitFlush();
@@ -85,9 +88,7 @@ private:
     bool m_flushing = false;
     bool m_pumping = false;
     After m_after = After::Next;
-    QByteArray m_page;
-    qint64 m_bodyOffset = 0;
-    qint64 m_bodyLeft = 0;
+    ResponseBody m_body;
     qint64 m_trickleLeft = 0;
     QTimer m_trickle;
 };
