@@ -11,6 +11,8 @@ namespace testsite {
 namespace {
 
 constexpr qint64 kMaxZeros = qint64(64) * 1024 * 1024 * 1024; // 64 GiB of zeros is about 64 MB compressed
+constexpr qint64 kMaxHeaderCount = 100000;
+constexpr qint64 kMaxHeaderBytes = 64 * 1024 * 1024;
 
 } // namespace
 
@@ -87,6 +89,10 @@ ResponseProfile ResponseProfile::fromQuery(const QByteArray &query) {
         } else if (key == "gzip" || key == "deflate") {
             p.zeros = qMin(parseByteSize(value), kMaxZeros);
             p.coding = key == "gzip" ? ContentCoding::Gzip : ContentCoding::Deflate;
+        } else if (key == "headers") {
+            p.headerCount = int(qMin<qint64>(toNumber(value, 0), kMaxHeaderCount));
+        } else if (key == "headerbytes") {
+            p.headerBytes = qBound<qint64>(0, parseByteSize(value), kMaxHeaderBytes);
         } else if (key == "chunked") {
             if (value == "bad")
                 p.framing = ResponseBody::Framing::BadChunkSize;

@@ -38,6 +38,8 @@ struct ResponseProfile {
     qint64 zeros = -1; // gzip=N / deflate=N: a compressed body decoding to N zero bytes
     ContentCoding coding = ContentCoding::Gzip;
     ResponseBody::Framing framing = ResponseBody::Framing::Plain; // chunked=1|bad|truncated
+    int headerCount = 0;                                          // headers=N: N extra header lines
+    qint64 headerBytes = 0; // headerbytes=N: one extra header line with an N-byte value
 
     static ResponseProfile fromQuery(const QByteArray &query);
     // "20M" = 20 MiB; suffixes k, m, g (any case) are powers of 1024; -1 if not a size.

@@ -260,6 +260,19 @@ void SiteConnection::writeHead(IncomingRequest &r, int status, const QList<QByte
     m_socket->write(h);
 }
 
+// headers=N and headerbytes=N: heads far bigger than any real one.
+QList<QByteArray> SiteConnection::bulkyHeaders(const ResponseProfile &p) {
+    QList<QByteArray> out;
+    out.reserve(p.headerCount + 1);
+    for (int i = 1; i <= p.headerCount; ++i) {
+        const QByteArray n = QByteArray::number(i);
+        out.append("X-Filler-" + n + ": value " + n);
+    }
+    if (p.headerBytes > 0)
+        out.append("X-Big: " + QByteArray(p.headerBytes, 'x'));
+    return out;
+}
+
 // A complete small response (status page or given body), then the next request or a close.
 void SiteConnection::simpleResponse(IncomingRequest &r, int status, QList<QByteArray> extra,
                                     const QByteArray &body, const QByteArray &type, bool keepAlive) {
@@ -411,6 +424,7 @@ void SiteConnection::respondBody(IncomingRequest &r, int status, QList<QByteArra
     if (compressed)
         extra.append(p.coding == ContentCoding::Gzip ? "Content-Encoding: gzip"
                                                      : "Content-Encoding: deflate");
+    extra += bulkyHeaders(p);
     const bool chunked = p.framing != ResponseBody::Framing::Plain;
     if (chunked)
         extra.append("Transfer-Encoding: chunked");

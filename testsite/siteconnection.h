@@ -57,6 +57,7 @@ private:
     void writeHead(IncomingRequest &r, int status, const QList<QByteArray> &extra, qint64 contentLength,
                    bool keepAlive);
     QList<QByteArray> retryAfter(const ResponseProfile &p) const;
+    static QList<QByteArray> bulkyHeaders(const ResponseProfile &p);
     void simpleResponse(IncomingRequest &r, int status, QList<QByteArray> extra, const QByteArray &body,
                         const QByteArray &type, bool keepAlive);
     void startBody(ResponseBody body);

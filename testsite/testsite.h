@@ -73,13 +73,17 @@ struct HostRecord {
 //   chunked=bad          as chunked=1, but the first chunk-size line is "zz"; then the site closes
 //   chunked=truncated    as chunked=1, but the last chunk carries half the bytes its size line announces and
 //                        no terminating chunk follows; then the site closes (the head says keep-alive)
+//   headers=N            N extra header lines "X-Filler-<i>: value <i>" (i = 1..N, N up to 100000)
+//   headerbytes=N        one extra header line "X-Big: " + N bytes of 'x' (k/m suffix: headerbytes=1M;
+//                        up to 64M). Both keep the connection alive and combine with the others.
 // Unknown parameters are ignored. Every response carries "Connection: keep-alive" unless the profile
 // closes; HTTP/1.1 keep-alive and pipelined requests on one connection are served in order.
 //
 // Details (additions to the list above):
 // - Precedence when parameters conflict: hang, close, malformed, a failing `fail` hit, loop, redirect>0,
 //   to, nolocation, reset, lie, trickle, then the normal answer. gzip/deflate and chunked shape the
-//   normal answer's body only (reset, lie and trickle ignore them); gzip wins over size.
+//   normal answer's body only (reset, lie and trickle ignore them); gzip wins over size. headers and
+//   headerbytes apply to the normal answer too (not to 204/304).
 // - `status` outside 200..599 is ignored; 204 and 304 carry no body. Any 429 or 503 (a `fail` hit or
 //   `status`) carries the ra/radate/raraw header when one is given. HEAD gets headers only.
 // - rafmt defaults to imf; dates are always English and GMT. raraw has CR/LF stripped.

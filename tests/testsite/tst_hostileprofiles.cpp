@@ -126,6 +126,8 @@ private Q_SLOTS:
     void chunkedBody();
     void chunkedBadSize();
     void chunkedTruncated();
+    void manyHeaders();
+    void oneHugeHeader();
 
 private:
     bool waitIdle(const QString &host) {
@@ -398,6 +400,55 @@ void TstHostileProfiles::chunkedTruncated() {
     bool ok = true;
     dechunk(wire, &ok);
     QVERIFY(!ok);
+}
+
+// headers=150: 150 extra header lines, then the body, and the kept-alive connection serves on.
+void TstHostileProfiles::manyHeaders() {
+    Client c;
+    QVERIFY(c.connectTo(m_a));
+    c.get("/h?headers=150&size=1000");
+    QVERIFY(c.waitResponses(1));
+    const Response &r = c.responses[0];
+    QCOMPARE(r.status, 200);
+    int fillers = 0;
+    for (const auto &[name, value] : r.headers) {
+        if (name.startsWith("X-Filler-")) {
+            ++fillers;
+            QCOMPARE(name, "X-Filler-" + QByteArray::number(fillers));
+            QCOMPARE(value, "value " + QByteArray::number(fillers));
+        }
+    }
+    QCOMPARE(fillers, 150);
+    QCOMPARE(r.headers.size(), 150 + 5); // Server, Date, Content-Type, Content-Length, Connection
+    QCOMPARE(r.header("Connection"), QByteArray("keep-alive"));
+    QCOMPARE(r.body.size(), 1000);
+
+    c.get("/h?headers=0");
+    QVERIFY(c.waitResponses(2));
+    QCOMPARE(c.responses[1].status, 200);
+    QCOMPARE(c.responses[1].headers.size(), 5);
+    QVERIFY(!c.disconnected);
+}
+
+// headerbytes=1M: one header line with a 1 MiB value on a kept-alive connection.
+void TstHostileProfiles::oneHugeHeader() {
+    Client c;
+    QVERIFY(c.connectTo(m_a));
+    c.get("/h?headerbytes=1M");
+    QVERIFY(c.waitResponses(1, 10000));
+    const Response &r = c.responses[0];
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.header("X-Big"), QByteArray(1024 * 1024, 'x'));
+    QVERIFY(c.raw.contains("\r\nX-Big: " + QByteArray(1024 * 1024, 'x') + "\r\n"));
+    QCOMPARE(r.header("Connection"), QByteArray("keep-alive"));
+    QVERIFY(r.body.contains("<title>Crawlscope test page /h?headerbytes=1M</title>"));
+
+    c.get("/h?headerbytes=100");
+    QVERIFY(c.waitResponses(2));
+    QCOMPARE(c.responses[1].header("X-Big"), QByteArray(100, 'x'));
+    QVERIFY(!c.disconnected);
+    QVERIFY(waitIdle(m_a));
+    QCOMPARE(m_site->hostRecord(m_a).requests, 2);
 }
 
 QTEST_GUILESS_MAIN(TstHostileProfiles)
