@@ -3,6 +3,7 @@
 #include "rawhttpclient.h"
 #include "testsite.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -12,6 +13,7 @@
 #include <QUrl>
 
 #include <memory>
+#include <vector>
 #include <zlib.h>
 
 using rawhttp::Client;
@@ -128,6 +130,9 @@ private Q_SLOTS:
     void chunkedTruncated();
     void manyHeaders();
     void oneHugeHeader();
+    void workGoesOnAfterClientCloses();
+    void msEndsWhenClientCloses();
+    void destructionDuringAbandonedWork();
 
 private:
     bool waitIdle(const QString &host) {
@@ -449,6 +454,90 @@ void TstHostileProfiles::oneHugeHeader() {
     QVERIFY(!c.disconnected);
     QVERIFY(waitIdle(m_a));
     QCOMPARE(m_site->hostRecord(m_a).requests, 2);
+}
+
+// work=N: the client gives up at once, the site still counts the request in flight until its work is
+// done, so two abandoned requests plus two new ones make four in flight on the host.
+void TstHostileProfiles::workGoesOnAfterClientCloses() {
+    std::vector<std::unique_ptr<Client>> gaveUp;
+    for (int i = 0; i < 2; ++i) {
+        gaveUp.push_back(std::make_unique<Client>());
+        QVERIFY(gaveUp.back()->connectTo(m_a));
+        gaveUp.back()->get("/slow?work=1500");
+    }
+    QVERIFY(QTest::qWaitFor([&] { return m_site->hostRecord(m_a).inFlight == 2; }, 5000));
+    const qint64 closedAt = TestSite::nowNs();
+    for (auto &c : gaveUp)
+        c->socket.abort();
+    QVERIFY(QTest::qWaitFor([&] { return m_site->hostRecord(m_a).openConnections == 0; }, 5000));
+    QCOMPARE(m_site->hostRecord(m_a).inFlight, 2); // the connections are gone, the work is not
+
+    std::vector<std::unique_ptr<Client>> next;
+    for (int i = 0; i < 2; ++i) {
+        next.push_back(std::make_unique<Client>());
+        QVERIFY(next.back()->connectTo(m_a));
+        next.back()->get("/next?ms=200");
+    }
+    for (auto &c : next)
+        QVERIFY(c->waitResponses(1));
+    QVERIFY(waitIdle(m_a));
+    QCOMPARE(m_site->hostRecord(m_a).peakInFlight, 4);
+
+    const QList<RequestRecord> recs = m_site->requests(m_a);
+    QCOMPARE(recs.size(), 4);
+    for (const RequestRecord &r : recs) {
+        if (r.target.startsWith(QLatin1String("/slow"))) {
+            QVERIFY(r.clientClosed);
+            QCOMPARE(r.status, 0);
+            QVERIFY2(r.endNs - r.startNs >= 1450 * 1000000LL,
+                     qPrintable(QString::number(r.endNs - r.startNs)));
+            QVERIFY(r.endNs > closedAt);
+        } else {
+            QVERIFY(!r.clientClosed);
+            QCOMPARE(r.status, 200);
+        }
+    }
+
+    // With the client still there, work=N answers like ms=N.
+    Client patient;
+    QVERIFY(patient.connectTo(m_a));
+    patient.get("/slow?work=300");
+    QVERIFY(patient.waitResponses(1));
+    QCOMPARE(patient.responses[0].status, 200);
+    QVERIFY(waitIdle(m_a));
+    const RequestRecord last = m_site->requests(m_a).constLast();
+    QVERIFY(!last.clientClosed);
+    QVERIFY(last.endNs - last.startNs >= 290 * 1000000LL);
+}
+
+// The contrast: ms=N ends the request as soon as the site sees the client close.
+void TstHostileProfiles::msEndsWhenClientCloses() {
+    Client c;
+    QVERIFY(c.connectTo(m_a));
+    c.get("/slow?ms=5000");
+    QVERIFY(QTest::qWaitFor([&] { return m_site->hostRecord(m_a).inFlight == 1; }, 5000));
+    c.socket.abort();
+    QVERIFY(QTest::qWaitFor([&] { return m_site->hostRecord(m_a).inFlight == 0; }, 3000));
+    const RequestRecord r = m_site->requests(m_a).value(0);
+    QVERIFY(r.clientClosed);
+    QVERIFY(r.endNs - r.startNs < 3000 * 1000000LL);
+}
+
+// A site torn down while an abandoned request still works: no wait for the work, no crash.
+void TstHostileProfiles::destructionDuringAbandonedWork() {
+    auto site = std::make_unique<TestSite>();
+    const QString host = site->addHost();
+    QVERIFY(!host.isEmpty());
+    Client c;
+    QVERIFY(c.connectTo(host));
+    c.get("/slow?work=60000");
+    QVERIFY(QTest::qWaitFor([&] { return site->hostRecord(host).inFlight == 1; }, 5000));
+    c.socket.abort();
+    QVERIFY(QTest::qWaitFor([&] { return site->hostRecord(host).openConnections == 0; }, 5000));
+    QElapsedTimer t;
+    t.start();
+    site.reset();
+    QVERIFY(t.elapsed() < 5000);
 }
 
 QTEST_GUILESS_MAIN(TstHostileProfiles)
