@@ -133,6 +133,8 @@ private Q_SLOTS:
     void workGoesOnAfterClientCloses();
     void msEndsWhenClientCloses();
     void destructionDuringAbandonedWork();
+    void everyRequestIsCountedAroundMalformed();
+    void qtResendsAfterMalformedAreVisible();
 
 private:
     bool waitIdle(const QString &host) {
@@ -538,6 +540,46 @@ void TstHostileProfiles::destructionDuringAbandonedWork() {
     t.start();
     site.reset();
     QVERIFY(t.elapsed() < 5000);
+}
+
+// Pipelined behind a malformed answer, the requests the site never answers still count.
+void TstHostileProfiles::everyRequestIsCountedAroundMalformed() {
+    Client c;
+    QVERIFY(c.connectTo(m_a));
+    c.sendRaw("GET /m?malformed=1 HTTP/1.1\r\nHost: t\r\n\r\nGET /p1 HTTP/1.1\r\nHost: t\r\n\r\n"
+              "GET /p2 HTTP/1.1\r\nHost: t\r\n\r\n");
+    QVERIFY(c.waitDisconnected());
+    QVERIFY(c.raw.startsWith("ICY 200 NOT-HTTP\r\n"));
+    QVERIFY(waitIdle(m_a));
+    const QList<RequestRecord> recs = m_site->requests(m_a);
+    QCOMPARE(recs.size(), 3);
+    QCOMPARE(m_site->hostRecord(m_a).requests, 3);
+    QCOMPARE(recs[0].target, QStringLiteral("/m?malformed=1"));
+    QCOMPARE(recs[2].target, QStringLiteral("/p2"));
+    for (const RequestRecord &r : recs) {
+        QCOMPARE(r.status, 0);
+        QCOMPARE(r.connectionId, recs[0].connectionId);
+        QVERIFY(r.endNs > 0);
+    }
+}
+
+// Whatever a client re-sends after a malformed answer reaches the records: one request per connection,
+// each one counted (Qt's HTTP stack re-sends on its own; the count is what an engine test compares).
+void TstHostileProfiles::qtResendsAfterMalformedAreVisible() {
+    QNetworkAccessManager nam;
+    std::unique_ptr<QNetworkReply> reply(
+        nam.get(QNetworkRequest(QUrl(m_site->baseUrl(m_a) + QStringLiteral("/m?malformed=1")))));
+    QVERIFY(QTest::qWaitFor([&] { return reply->isFinished(); }, 10000));
+    QVERIFY(reply->error() != QNetworkReply::NoError);
+    QVERIFY(waitIdle(m_a));
+    const HostRecord host = m_site->hostRecord(m_a);
+    const QList<RequestRecord> recs = m_site->requests(m_a);
+    QVERIFY(host.requests >= 1);
+    QCOMPARE(qint64(recs.size()), host.requests);
+    QCOMPARE(host.connections, host.requests);
+    for (const RequestRecord &r : recs)
+        QCOMPARE(r.target, QStringLiteral("/m?malformed=1"));
+    qInfo("Qt sent %lld request(s) for one malformed answer", host.requests);
 }
 
 QTEST_GUILESS_MAIN(TstHostileProfiles)
