@@ -8,6 +8,14 @@
 
 namespace testsite {
 
+namespace {
+
+constexpr qint64 kMaxZeros = qint64(64) * 1024 * 1024 * 1024; // 64 GiB of zeros is about 64 MB compressed
+constexpr qint64 kMaxHeaderCount = 100000;
+constexpr qint64 kMaxHeaderBytes = 64 * 1024 * 1024;
+
+} // namespace
+
 ResponseProfile ResponseProfile::fromQuery(const QByteArray &query) {
     ResponseProfile p;
     if (query.isEmpty())
@@ -16,7 +24,8 @@ ResponseProfile ResponseProfile::fromQuery(const QByteArray &query) {
         const qsizetype eq = part.indexOf('=');
         const QByteArray key = eq < 0 ? part : part.left(eq);
         const QByteArray value = eq < 0 ? QByteArray() : QByteArray::fromPercentEncoding(part.mid(eq + 1));
-        if (key == "ms") {
+        if (key == "ms" || key == "work") {
+            p.work = p.work || key == "work";
             const qsizetype dash = value.indexOf('-');
             if (dash > 0) {
                 p.msMin = int(qMin<qint64>(toNumber(value.left(dash), 0), 3600000));
@@ -78,9 +87,52 @@ ResponseProfile ResponseProfile::fromQuery(const QByteArray &query) {
             p.to = value;
             p.to.replace('\r', "").replace('\n', "");
             p.hasTo = true;
+        } else if (key == "gzip" || key == "deflate") {
+            p.zeros = qMin(parseByteSize(value), kMaxZeros);
+            p.coding = key == "gzip" ? ContentCoding::Gzip : ContentCoding::Deflate;
+        } else if (key == "headers") {
+            p.headerCount = int(qMin<qint64>(toNumber(value, 0), kMaxHeaderCount));
+        } else if (key == "headerbytes") {
+            p.headerBytes = qBound<qint64>(0, parseByteSize(value), kMaxHeaderBytes);
+        } else if (key == "chunked") {
+            if (value == "bad")
+                p.framing = ResponseBody::Framing::BadChunkSize;
+            else if (value == "truncated")
+                p.framing = ResponseBody::Framing::TruncatedChunk;
+            else if (value != "0")
+                p.framing = ResponseBody::Framing::Chunked;
         }
     }
     return p;
+}
+
+qint64 ResponseProfile::parseByteSize(const QByteArray &value) {
+    if (value.isEmpty())
+        return -1;
+    qint64 unit = 1;
+    QByteArray digits = value;
+    switch (value.back()) {
+    case 'k':
+    case 'K':
+        unit = 1024;
+        break;
+    case 'm':
+    case 'M':
+        unit = 1024 * 1024;
+        break;
+    case 'g':
+    case 'G':
+        unit = 1024 * 1024 * 1024;
+        break;
+    default:
+        break;
+    }
+    if (unit > 1)
+        digits.chop(1);
+    const qint64 n = toNumber(digits, -1);
+    if (n < 0 || n > (qint64(1) << 50) / unit)
+        return -1;
+    return n * unit;
 }
 
 } // namespace testsite

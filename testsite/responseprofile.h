@@ -1,5 +1,8 @@
 #pragma once
 
+#include "compressedzeros.h"
+#include "responsebody.h"
+
 #include <QByteArray>
 
 namespace testsite {
@@ -32,8 +35,17 @@ struct ResponseProfile {
     int redirect = -1;
     QByteArray to;
     bool hasTo = false;
+    qint64 zeros = -1; // gzip=N / deflate=N: a compressed body decoding to N zero bytes
+    ContentCoding coding = ContentCoding::Gzip;
+    ResponseBody::Framing framing = ResponseBody::Framing::Plain; // chunked=1|bad|truncated
+    bool work =
+        false; // work=N|A-B: like ms, but stays in flight for the whole delay even if the client closes
+    int headerCount = 0;    // headers=N: N extra header lines
+    qint64 headerBytes = 0; // headerbytes=N: one extra header line with an N-byte value
 
     static ResponseProfile fromQuery(const QByteArray &query);
+    // "20M" = 20 MiB; suffixes k, m, g (any case) are powers of 1024; -1 if not a size.
+    static qint64 parseByteSize(const QByteArray &value);
 };
 
 } // namespace testsite

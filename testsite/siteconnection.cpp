@@ -1,5 +1,6 @@
 #include "siteconnection.h"
 
+#include "compressedzeros.h"
 #include "httpformat.h"
 #include "observedhost.h"
 #include "siterecorder.h"
@@ -47,8 +48,13 @@ SiteConnection::SiteConnection(SiteRecorder *recorder, ObservedHost *host, QTcpS
 }
 
 void SiteConnection::shutdown() {
-    if (m_closed)
+    if (m_closed) {
+        if (m_working) { // a work=N request whose client left: the site stops, so does the work
+            endAll(true);
+            deleteLater();
+        }
         return;
+    }
     endAll(false);
     markClosed();
     m_socket->abort();
@@ -204,8 +210,14 @@ void SiteConnection::processNext() {
         delay = p.msMin + int(QRandomGenerator::global()->bounded(p.msMax - p.msMin + 1));
     if (delay > 0 && !r.errorStatus && !r.control) {
         const quint64 serial = r.serial;
+        m_working = p.work;
         QTimer::singleShot(delay, Qt::PreciseTimer, this, [this, serial] {
-            if (!m_closed && !m_queue.isEmpty() && m_queue.front().serial == serial)
+            if (m_queue.isEmpty() || m_queue.front().serial != serial)
+                return;
+            m_working = false;
+            if (m_closed)
+                finishAbandonedWork();
+            else
                 respond();
         });
     } else {
@@ -257,6 +269,19 @@ void SiteConnection::writeHead(IncomingRequest &r, int status, const QList<QByte
         h.append("\r\nContent-Length: ").append(QByteArray::number(contentLength));
     h.append(keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n");
     m_socket->write(h);
+}
+
+// headers=N and headerbytes=N: heads far bigger than any real one.
+QList<QByteArray> SiteConnection::bulkyHeaders(const ResponseProfile &p) {
+    QList<QByteArray> out;
+    out.reserve(p.headerCount + 1);
+    for (int i = 1; i <= p.headerCount; ++i) {
+        const QByteArray n = QByteArray::number(i);
+        out.append("X-Filler-" + n + ": value " + n);
+    }
+    if (p.headerBytes > 0)
+        out.append("X-Big: " + QByteArray(p.headerBytes, 'x'));
+    return out;
 }
 
 // A complete small response (status page or given body), then the next request or a close.
@@ -396,10 +421,34 @@ void SiteConnection::respondNormal(IncomingRequest &r) {
         awaitFlush();
         return;
     }
+    respondBody(r, status, extra, page, bodySize, noBody);
+}
+
+// The normal answer's body: the page, size=N filler or compressed zeros, framed as asked.
+void SiteConnection::respondBody(IncomingRequest &r, int status, QList<QByteArray> extra,
+                                 const QByteArray &page, qint64 bodySize, bool noBody) {
+    const ResponseProfile &p = r.profile;
+    const bool compressed = p.zeros >= 0;
+    ResponseBody body = compressed ? ResponseBody::ofSegments(compressedZeros(p.coding, p.zeros))
+                                   : ResponseBody::ofPage(page, bodySize);
     extra.append("Content-Type: " + contentType(r));
-    writeHead(r, status, extra, bodySize, r.keepAlive);
-    startBody(page, noBody ? 0 : bodySize);
-    m_after = r.keepAlive ? After::Next : After::Close;
+    if (compressed)
+        extra.append(p.coding == ContentCoding::Gzip ? "Content-Encoding: gzip"
+                                                     : "Content-Encoding: deflate");
+    extra += bulkyHeaders(p);
+    const bool chunked = p.framing != ResponseBody::Framing::Plain;
+    if (chunked)
+        extra.append("Transfer-Encoding: chunked");
+    writeHead(r, status, extra, chunked ? -1 : body.payloadSize(), r.keepAlive);
+    if (noBody)
+        body = ResponseBody::ofPage({}, 0);
+    else
+        body.setFraming(p.framing);
+    // After a broken chunked body the connection cannot carry another response.
+    const bool broken = !noBody && (p.framing == ResponseBody::Framing::BadChunkSize ||
+                                    p.framing == ResponseBody::Framing::TruncatedChunk);
+    m_after = r.keepAlive && !broken ? After::Next : After::Close;
+    startBody(std::move(body));
     pump();
 }
 
@@ -408,7 +457,7 @@ void SiteConnection::respondReset(IncomingRequest &r, int status, QList<QByteArr
                                   const QByteArray &page, qint64 bodySize) {
     extra.append("Content-Type: " + contentType(r));
     writeHead(r, status, extra, bodySize, true);
-    startBody(page, bodySize / 2);
+    startBody(ResponseBody::ofPage(page, bodySize / 2));
     m_after = After::Reset;
     pump();
 }
@@ -418,7 +467,7 @@ void SiteConnection::respondLie(IncomingRequest &r, int status, QList<QByteArray
                                 const QByteArray &page, qint64 bodySize) {
     extra.append("Content-Type: " + contentType(r));
     writeHead(r, status, extra, bodySize + r.profile.lie, true);
-    startBody(page, bodySize);
+    startBody(ResponseBody::ofPage(page, bodySize));
     m_after = After::Close;
     pump();
 }
@@ -435,27 +484,18 @@ void SiteConnection::respondTrickle(IncomingRequest &r, int status, QList<QByteA
         m_trickle.start(p.every);
 }
 
-void SiteConnection::startBody(const QByteArray &page, qint64 bytes) {
-    m_page = page;
-    m_bodyOffset = 0;
-    m_bodyLeft = bytes;
+void SiteConnection::startBody(ResponseBody body) {
+    m_body = std::move(body);
     m_pumping = true;
 }
 
 // Writes body slices while the socket's buffer is below the high-water mark; bytesWritten resumes.
 void SiteConnection::pump() {
-    while (m_bodyLeft > 0 && m_socket->bytesToWrite() < kHighWater) {
-        const qint64 n = qMin(m_bodyLeft, kBodySlice);
-        if (!m_page.isEmpty())
-            m_socket->write(m_page.constData() + m_bodyOffset, n);
-        else
-            m_socket->write(fillerBlock().constData(), n);
-        m_bodyOffset += n;
-        m_bodyLeft -= n;
-    }
-    if (m_bodyLeft == 0) {
+    while (!m_body.atEnd() && m_socket->bytesToWrite() < kHighWater)
+        m_socket->write(m_body.next(kBodySlice));
+    if (m_body.atEnd()) {
         m_pumping = false;
-        m_page.clear();
+        m_body = ResponseBody();
         awaitFlush();
     }
 }
@@ -550,10 +590,27 @@ void SiteConnection::closeNow(bool reset) {
 }
 
 void SiteConnection::onDisconnected() {
-    if (!m_closed) {
-        endAll(true);
-        markClosed();
+    if (m_closed) {
+        if (!m_working)
+            deleteLater();
+        return;
     }
+    if (m_working) {
+        // work=N: the handler has not noticed; its request stays in flight until the work is done.
+        IncomingRequest working = m_queue.takeFirst();
+        endAll(true);
+        m_queue.append(std::move(working));
+        markClosed();
+        return;
+    }
+    endAll(true);
+    markClosed();
+    deleteLater();
+}
+
+// The work of a request whose client already left is done: only now does it stop counting.
+void SiteConnection::finishAbandonedWork() {
+    endAll(true);
     deleteLater();
 }
 

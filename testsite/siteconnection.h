@@ -1,6 +1,7 @@
 #pragma once
 
 #include "incomingrequest.h"
+#include "responsebody.h"
 
 #include <QByteArray>
 #include <QHostAddress>
@@ -46,6 +47,8 @@ private:
     void respondLie(IncomingRequest &r, int status, QList<QByteArray> extra, const QByteArray &page,
                     qint64 bodySize);
     void respondTrickle(IncomingRequest &r, int status, QList<QByteArray> extra);
+    void respondBody(IncomingRequest &r, int status, QList<QByteArray> extra, const QByteArray &page,
+                     qint64 bodySize, bool noBody);
 
     // Writing.
     QByteArray baseUrl() const;
@@ -54,9 +57,10 @@ private:
     void writeHead(IncomingRequest &r, int status, const QList<QByteArray> &extra, qint64 contentLength,
                    bool keepAlive);
     QList<QByteArray> retryAfter(const ResponseProfile &p) const;
+    static QList<QByteArray> bulkyHeaders(const ResponseProfile &p);
     void simpleResponse(IncomingRequest &r, int status, QList<QByteArray> extra, const QByteArray &body,
                         const QByteArray &type, bool keepAlive);
-    void startBody(const QByteArray &page, qint64 bytes);
+    void startBody(ResponseBody body);
     void pump();
     void trickleTick();
     void awaitFlush();
@@ -68,6 +72,7 @@ private:
     void markClosed();
     void closeNow(bool reset);
     void onDisconnected();
+    void finishAbandonedWork();
 
     SiteRecorder *m_recorder;
     ObservedHost *m_host;
@@ -84,10 +89,9 @@ private:
     bool m_closed = false;
     bool m_flushing = false;
     bool m_pumping = false;
+    bool m_working = false; // the front request is in its work=N delay
     After m_after = After::Next;
-    QByteArray m_page;
-    qint64 m_bodyOffset = 0;
-    qint64 m_bodyLeft = 0;
+    ResponseBody m_body;
     qint64 m_trickleLeft = 0;
     QTimer m_trickle;
 };

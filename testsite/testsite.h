@@ -63,12 +63,32 @@ struct HostRecord {
 //   loop=1               302 to itself forever
 //   to=URL               302 (or `status` if 3xx) to URL (percent-encoded): other hosts, other schemes
 //   nolocation=1         a 3xx without a Location header
+// Hostile bodies and heads (for the engine's hardening tests):
+//   gzip=N | deflate=N   Content-Encoding gzip (RFC 1952) or deflate (zlib format) body that decodes to N
+//                        zero bytes; N takes a k/m/g suffix (KiB/MiB/GiB, any case, up to 64G): gzip=20M,
+//                        gzip=200M, gzip=1G (about 1 MB on the wire, built in milliseconds, ~1 KB of RAM).
+//                        Content-Length is the encoded size.
+//   chunked=1            Transfer-Encoding: chunked (no Content-Length): the body (page, size=N or gzip=N) in
+//                        64 KiB chunks, then "0\r\n\r\n"; the connection is kept alive
+//   chunked=bad          as chunked=1, but the first chunk-size line is "zz"; then the site closes
+//   chunked=truncated    as chunked=1, but the last chunk carries half the bytes its size line announces and
+//                        no terminating chunk follows; then the site closes (the head says keep-alive)
+//   work=N | work=A-B    like ms, but the request stays in flight for the whole delay even if the client
+//                        closes the connection first (a handler busy on a slow query that notices the close
+//                        only when it writes): HostRecord::inFlight and peakInFlight count it, its record
+//                        gets clientClosed and an endNs at the end of the work. With plain ms=N the request
+//                        ends as soon as the site sees the close. (ms and work set the same delay: give one.)
+//   headers=N            N extra header lines "X-Filler-<i>: value <i>" (i = 1..N, N up to 100000)
+//   headerbytes=N        one extra header line "X-Big: " + N bytes of 'x' (k/m suffix: headerbytes=1M;
+//                        up to 64M). Both keep the connection alive and combine with the others.
 // Unknown parameters are ignored. Every response carries "Connection: keep-alive" unless the profile
 // closes; HTTP/1.1 keep-alive and pipelined requests on one connection are served in order.
 //
 // Details (additions to the list above):
 // - Precedence when parameters conflict: hang, close, malformed, a failing `fail` hit, loop, redirect>0,
-//   to, nolocation, reset, lie, trickle, then the normal answer.
+//   to, nolocation, reset, lie, trickle, then the normal answer. gzip/deflate and chunked shape the
+//   normal answer's body only (reset, lie and trickle ignore them); gzip wins over size. headers and
+//   headerbytes apply to the normal answer too (not to 204/304).
 // - `status` outside 200..599 is ignored; 204 and 304 carry no body. Any 429 or 503 (a `fail` hit or
 //   `status`) carries the ra/radate/raraw header when one is given. HEAD gets headers only.
 // - rafmt defaults to imf; dates are always English and GMT. raraw has CR/LF stripped.
