@@ -68,7 +68,6 @@ public:
     QTimer resultTimer;
     QTimer snapshotTimer;
     QElapsedTimer elapsed;
-    qint64 elapsedBeforeMs = 0;
 
     // Tallies from the results themselves: the only place that sees every URL's end.
     qint64 done = 0;
@@ -219,7 +218,6 @@ bool CrawlEngine::start(const InputSource &input, QString *error) {
     d->doneAtLastSnapshot = d->failedAtLastSnapshot = d->startedAtLastSnapshot = 0;
     d->smoothedThroughput = 0;
     d->lastSnapshotNs = steadyNowNs();
-    d->elapsedBeforeMs = 0;
     d->elapsed.start();
     d->resultTimer.start();
     d->snapshotTimer.start();
@@ -286,14 +284,7 @@ void CrawlEngine::retry(const QList<CrawlResult> &previous) {
         if (!normalized.ok() || old.outcome == Outcome::Ok)
             continue;      // nothing to fetch for an invalid line or a success
         d->tally(old, -1); // its new result takes the old one's place in the counts
-        Job job;
-        job.id = old.id;
-        job.lineNumber = old.lineNumber;
-        job.inputUrl = normalized.text;
-        job.inputHost = normalized.hostKey;
-        job.currentUrl = normalized.url;
-        job.currentHost = normalized.hostKey;
-        job.enqueuedNs = steadyNowNs();
+        Job job = Job::fromInput(old.id, old.lineNumber, normalized, steadyNowNs());
         d->context->buffered.fetch_add(1);
         d->shardFor(job.inputHost)->enqueue(std::move(job));
     }
@@ -356,7 +347,7 @@ void CrawlEnginePrivate::finishIfDone() {
 CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
     CrawlSnapshot s;
     s.state = state;
-    s.elapsedMs = elapsedBeforeMs + (elapsed.isValid() ? elapsed.elapsed() : 0);
+    s.elapsedMs = elapsed.isValid() ? elapsed.elapsed() : 0;
     s.limits = limits;
     if (!context)
         return s;

@@ -1,8 +1,7 @@
 #include "engine/fetchshard.h"
 
 #include "input/urlnormalizer.h"
-#include "policy/retryafter.h"
-#include "policy/retrypolicy.h"
+#include "model/cancelreason.h"
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -24,10 +23,6 @@ void lowerThreadPriority(int nice) {
         ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), nice);
 }
 
-// QNAM opens at most 6 connections per host:port and queues the rest inside itself, where its transfer
-// timeout would run on queued work; a host never gets more than this many requests on one QNAM.
-constexpr int kConnectionsPerLane = 6;
-
 // The server sees a request a little after we start it (a new connection first needs a handshake, a
 // reused one does not); this keeps the gaps it observes at or above the interval.
 constexpr qint64 kPacingMarginNs = 2'000'000;
@@ -39,43 +34,12 @@ constexpr qint64 msToNs(qint64 ms) {
     return ms * 1'000'000;
 }
 
-bool isTransportError(QNetworkReply::NetworkError error) {
-    return (error >= QNetworkReply::ConnectionRefusedError && error <= QNetworkReply::UnknownNetworkError) ||
-           error == QNetworkReply::ProtocolFailure;
-}
-
-QString describeTransportError(QNetworkReply::NetworkError error, const QString &qtText) {
-    switch (error) {
-    case QNetworkReply::ConnectionRefusedError:
-        return QStringLiteral("connection refused");
-    case QNetworkReply::RemoteHostClosedError:
-        return QStringLiteral("connection closed by the server before the response was complete");
-    case QNetworkReply::HostNotFoundError:
-        return QStringLiteral("host not found (DNS)");
-    case QNetworkReply::TimeoutError:
-        return QStringLiteral("connection timed out");
-    case QNetworkReply::TemporaryNetworkFailureError:
-    case QNetworkReply::NetworkSessionFailedError:
-        return QStringLiteral("network unavailable");
-    case QNetworkReply::ProtocolFailure:
-        return QStringLiteral("malformed HTTP response (%1)").arg(qtText);
-    default:
-        return qtText;
-    }
-}
-
-QString statusText(int status, QNetworkReply *reply) {
-    const QString reason =
-        QString::fromLatin1(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray());
-    return reason.isEmpty() ? QStringLiteral("HTTP %1").arg(status)
-                            : QStringLiteral("HTTP %1 %2").arg(status).arg(reason);
-}
-
 } // namespace
 
 FetchShard::FetchShard(int index, EngineContext *context)
     : m_index(index)
     , m_context(context)
+    , m_lanes(this)
     , m_wakeTimer(this)
     , m_deadlineTimer(this)
     , m_publishTimer(this)
@@ -160,12 +124,12 @@ void FetchShard::skipHost(const QString &hostKey) {
             while (!host->queue.empty()) {
                 Job job = std::move(host->queue.front());
                 host->queue.pop_front();
-                cancelJob(job, QStringLiteral("skipped by user: host %1").arg(hostKey));
+                cancelJob(job, skippedHostText(hostKey));
             }
             for (auto it = m_delayed.begin(); it != m_delayed.end();) {
                 if (it->second.currentHost == hostKey) {
                     --host->waitingRetries;
-                    cancelJob(it->second, QStringLiteral("skipped by user: host %1").arg(hostKey));
+                    cancelJob(it->second, skippedHostText(hostKey));
                     it = m_delayed.erase(it);
                 } else {
                     ++it;
@@ -183,7 +147,7 @@ void FetchShard::stopNow() {
         replies.push_back(entry.first);
     for (QNetworkReply *reply : replies)
         abortInFlight(reply, AbortReason::Stopped);
-    const QString why = QStringLiteral("crawl stopped before this URL finished");
+    const QString why = stoppedBeforeFinishText();
     for (Host *host : m_hostOrder) {
         while (!host->queue.empty()) {
             Job job = std::move(host->queue.front());
@@ -212,7 +176,7 @@ void FetchShard::drainInbox() {
     const qint64 now = steadyNowNs();
     for (auto &[job, front] : arrived) {
         if (m_stopped)
-            cancelJob(job, QStringLiteral("crawl stopped before this URL finished"));
+            cancelJob(job, stoppedBeforeFinishText());
         else
             placeLocal(std::move(job), front, now);
     }
@@ -221,7 +185,7 @@ void FetchShard::drainInbox() {
 void FetchShard::placeLocal(Job job, bool front, qint64 nowNs) {
     Host *host = hostFor(job.currentHost);
     if (host->skipped) {
-        cancelJob(job, QStringLiteral("skipped by user: host %1").arg(host->key));
+        cancelJob(job, skippedHostText(host->key));
         return;
     }
     if (job.notBeforeNs > nowNs) {
@@ -290,13 +254,7 @@ void FetchShard::scheduleHostWake(Host *host, qint64 atNs) {
 }
 
 qint64 FetchShard::hostBlockedUntil(const Host *host) const {
-    qint64 until = host->backoffUntilNs;
-    const int intervalMs = m_limits.intervalMsFor(host->key);
-    if (intervalMs > 0 && host->started > 0) {
-        const qint64 gap = qint64(double(msToNs(intervalMs)) * host->jitterFactor) + kPacingMarginNs;
-        until = std::max(until, host->lastStartNs + gap);
-    }
-    return until;
+    return host->blockedUntil(m_limits.intervalMsFor(host->key), kPacingMarginNs);
 }
 
 void FetchShard::pump() {
@@ -402,25 +360,6 @@ void FetchShard::armWakeTimer(qint64 nowNs) {
     m_wakeTimer.start(int((waitNs + 999'999) / 1'000'000));
 }
 
-QNetworkAccessManager *FetchShard::laneFor(Host *host, int *laneIndex) {
-    int lane = 0;
-    while (true) {
-        if (size_t(lane) >= host->laneInFlight.size())
-            host->laneInFlight.resize(size_t(lane) + 1, 0);
-        if (size_t(lane) >= m_lanes.size()) {
-            auto *nam = new QNetworkAccessManager(this);
-            nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-            nam->setStrictTransportSecurityEnabled(false);
-            m_lanes.push_back(nam);
-        }
-        if (host->laneInFlight[size_t(lane)] < kConnectionsPerLane)
-            break;
-        ++lane;
-    }
-    *laneIndex = lane;
-    return m_lanes[size_t(lane)];
-}
-
 void FetchShard::startRequest(Host *host, Job job) {
     const qint64 now = steadyNowNs();
     if (!job.continuingRedirect) {
@@ -447,10 +386,10 @@ void FetchShard::startRequest(Host *host, Job job) {
     request.setTransferTimeout(std::max(1, m_policy.idleTimeoutS) * 1000);
 
     int lane = 0;
-    QNetworkAccessManager *nam = laneFor(host, &lane);
+    QNetworkAccessManager *nam = m_lanes.laneFor(host->laneInFlight, &lane);
     ++host->inFlight;
     ++host->laneInFlight[size_t(lane)];
-    ++host->started;
+    ++host->stats.started;
     ++m_started;
     host->lastStartNs = now;
     const double jitter = std::clamp(m_limits.jitter, 0.0, 1.0);
@@ -573,189 +512,95 @@ void FetchShard::onFinished(QNetworkReply *reply) {
     wake();
 }
 
+ResponseFacts FetchShard::factsOf(const InFlight &flight, QNetworkReply *reply, qint64 nowNs) {
+    ResponseFacts facts;
+    facts.abortReason = flight.abortReason;
+    facts.networkError = reply->error();
+    if (facts.networkError != QNetworkReply::NoError)
+        facts.networkErrorText = reply->errorString();
+    facts.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (facts.status > 0) {
+        facts.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+        facts.location = reply->rawHeader("Location");
+        facts.contentEncoding = reply->rawHeader("Content-Encoding");
+        if (const QVariant declared = reply->header(QNetworkRequest::ContentLengthHeader); declared.isValid())
+            facts.declaredLength = declared.toLongLong();
+        if (facts.status == 429 || facts.status == 503) {
+            facts.retryAfter = reply->rawHeader("Retry-After");
+            if (!facts.retryAfter.isEmpty())
+                facts.nowUtc = QDateTime::currentDateTimeUtc();
+        }
+    }
+    facts.url = flight.job.currentUrl;
+    facts.bodyBytes = flight.bytes;
+    facts.attempts = flight.job.attempts;
+    facts.redirects = flight.job.redirects;
+    facts.spentMs = (nowNs - flight.job.firstStartNs) / 1'000'000;
+    facts.random01 = std::uniform_real_distribution<double>(0, 1)(m_random);
+    return facts;
+}
+
+void FetchShard::countResponse(Host *host, const InFlight &flight, int status, qint64 nowNs) {
+    const qint64 micros = (nowNs - flight.startNs) / 1000;
+    ++m_rawResponses;
+    host->stats.lastStatus = status;
+    host->stats.latency.add(micros);
+    m_allLatency.add(micros);
+    m_recent.add(micros);
+    if (status == 429) {
+        ++host->stats.status429;
+        ++m_status429;
+    }
+}
+
 void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 nowNs) {
     Host *host = flight.host;
     Job &job = flight.job;
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QNetworkReply::NetworkError error = reply->error();
-    job.lastStatus = status;
+    const ResponseFacts facts = factsOf(flight, reply, nowNs);
+    job.lastStatus = facts.status;
+    if (facts.status > 0)
+        countResponse(host, flight, facts.status, nowNs);
 
-    if (status > 0) {
-        const qint64 micros = (nowNs - flight.startNs) / 1000;
-        ++m_rawResponses;
-        host->lastStatus = status;
-        host->latency.add(micros);
-        m_allLatency.add(micros);
-        m_recent.add(micros);
-        if (status == 429) {
-            ++host->status429;
-            ++m_status429;
+    const ResponseDecision decision = decideResponse(facts, m_policy);
+    if (decision.pauseHostMs >= 0) {
+        // The server asked this host to wait: every URL on it waits, other hosts go on.
+        const qint64 until = nowNs + msToNs(decision.pauseHostMs);
+        if (until > host->backoffUntilNs) {
+            host->backoffUntilNs = until;
+            host->backoffUntilEpochMs = QDateTime::currentMSecsSinceEpoch() + decision.pauseHostMs;
         }
     }
-
-    switch (flight.abortReason) {
-    case AbortReason::Stopped:
-        finish(job, Outcome::Cancelled, status, QStringLiteral("crawl stopped before this URL finished"),
-               &flight, nowNs);
+    switch (decision.action) {
+    case ResponseDecision::Action::Finish:
+        finish(job, decision.outcome, facts.status, decision.error, &flight, nowNs);
         return;
-    case AbortReason::TooLarge:
-        finish(job, Outcome::TooLarge, status,
-               QStringLiteral("body larger than the %1-byte limit").arg(m_policy.maxBodyBytes), &flight,
-               nowNs);
+    case ResponseDecision::Action::FollowRedirect:
+        followRedirect(job, decision.redirectTo);
         return;
-    case AbortReason::TotalDeadline:
-        job.lastOutcome = Outcome::Timeout;
-        job.lastError =
-            QStringLiteral("no complete response within %1 s (total timeout)").arg(m_policy.totalTimeoutS);
-        retryOrFinish(flight, nowNs, -1);
-        return;
-    case AbortReason::ConnectDeadline:
-        job.lastOutcome = Outcome::Timeout;
-        job.lastError = QStringLiteral("could not connect within %1 s").arg(m_policy.connectTimeoutS);
-        retryOrFinish(flight, nowNs, -1);
-        return;
-    case AbortReason::None:
-        break;
-    }
-
-    if (error == QNetworkReply::OperationCanceledError) {
-        // Nobody here aborted it: QNAM's transfer (inactivity) timeout did.
-        job.lastOutcome = Outcome::Timeout;
-        job.lastError = QStringLiteral("no data for %1 s (inactivity timeout)").arg(m_policy.idleTimeoutS);
-        retryOrFinish(flight, nowNs, -1);
+    case ResponseDecision::Action::Retry:
+        // With Retry-After the whole host is already paused until then; otherwise only this URL waits.
+        retryLater(job, host, nowNs, decision.pauseHostMs >= 0 ? 0 : decision.retryInMs);
         return;
     }
-    if (error == QNetworkReply::SslHandshakeFailedError) {
-        finish(job, Outcome::NetworkError, status,
-               QStringLiteral("TLS handshake failed: %1").arg(reply->errorString()), &flight, nowNs);
-        return;
-    }
-    if (isTransportError(error)) {
-        job.lastOutcome = error == QNetworkReply::TimeoutError ? Outcome::Timeout : Outcome::NetworkError;
-        job.lastError = describeTransportError(error, reply->errorString());
-        retryOrFinish(flight, nowNs, -1);
-        return;
-    }
-    if (status == 0) {
-        finish(job, Outcome::NetworkError, 0,
-               error == QNetworkReply::NoError ? QStringLiteral("no HTTP response") : reply->errorString(),
-               &flight, nowNs);
-        return;
-    }
-
-    if (status >= 300 && status < 400 && status != 304) {
-        const QByteArray location = reply->rawHeader("Location");
-        if (location.isEmpty()) {
-            finish(job, Outcome::HttpError, status,
-                   QStringLiteral("%1 redirect without a Location header").arg(statusText(status, reply)),
-                   &flight, nowNs);
-            return;
-        }
-        const QUrl target = job.currentUrl.resolved(QUrl::fromEncoded(location.trimmed()));
-        followRedirect(flight, status, target);
-        return;
-    }
-    if (status >= 200 && status < 300) {
-        // Qt 6.4 can report a connection reset mid-body as success; a body shorter than its declared
-        // length is a transport failure (only checkable when the body was not content-encoded).
-        const QVariant declared = reply->header(QNetworkRequest::ContentLengthHeader);
-        const QByteArray encoding = reply->rawHeader("Content-Encoding").trimmed().toLower();
-        if (declared.isValid() && (encoding.isEmpty() || encoding == "identity") &&
-            flight.bytes < declared.toLongLong()) {
-            job.lastOutcome = Outcome::NetworkError;
-            job.lastError = QStringLiteral("connection closed after %1 of %2 body bytes")
-                                .arg(flight.bytes)
-                                .arg(declared.toLongLong());
-            retryOrFinish(flight, nowNs, -1);
-            return;
-        }
-        finish(job, Outcome::Ok, status, QString(), &flight, nowNs);
-        return;
-    }
-    job.lastOutcome = Outcome::HttpError;
-    job.lastError = statusText(status, reply);
-    if (!isRetryableStatus(status)) {
-        finish(job, Outcome::HttpError, status, job.lastError, &flight, nowNs);
-        return;
-    }
-    qint64 retryAfterMs = -1;
-    if (status == 429 || status == 503) {
-        if (const auto parsed =
-                parseRetryAfter(reply->rawHeader("Retry-After"), QDateTime::currentDateTimeUtc())) {
-            retryAfterMs = std::min<qint64>(*parsed, qint64(std::max(0, m_policy.maxRetryAfterS)) * 1000);
-            // The server asked this host to wait: every URL on it waits, other hosts go on.
-            const qint64 until = nowNs + msToNs(retryAfterMs);
-            if (until > host->backoffUntilNs) {
-                host->backoffUntilNs = until;
-                host->backoffUntilEpochMs = QDateTime::currentMSecsSinceEpoch() + retryAfterMs;
-            }
-        }
-    }
-    retryOrFinish(flight, nowNs, retryAfterMs);
 }
 
-void FetchShard::followRedirect(InFlight &flight, int status, const QUrl &target) {
-    Job &job = flight.job;
-    const qint64 now = steadyNowNs();
-    const QString scheme = target.scheme().toLower();
-    if (!target.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) ||
-        target.host().isEmpty()) {
-        finish(job, Outcome::HttpError, status,
-               QStringLiteral("HTTP %1 redirect to an unsupported URL: %2")
-                   .arg(status)
-                   .arg(target.toString(QUrl::FullyEncoded)),
-               &flight, now);
-        return;
-    }
-    if (job.redirects >= m_policy.maxRedirects) {
-        finish(job, Outcome::HttpError, status,
-               QStringLiteral("more than %1 redirects (next: %2)")
-                   .arg(m_policy.maxRedirects)
-                   .arg(target.toString(QUrl::FullyEncoded)),
-               &flight, now);
-        return;
-    }
-    QUrl next = target;
-    next.setFragment(QString());
+void FetchShard::followRedirect(Job &job, const QUrl &target) {
     ++job.redirects;
-    job.currentUrl = next;
-    job.currentHost = hostKey(next);
+    job.currentUrl = target;
+    job.currentHost = hostKey(target);
     job.continuingRedirect = true;
     // The hop is a request like any other: it waits for the limits of its own host.
     routeJob(std::move(job), true);
 }
 
-void FetchShard::retryOrFinish(InFlight &flight, qint64 nowNs, qint64 retryAfterMs) {
-    Job &job = flight.job;
-    const int maxAttempts = 1 + std::max(0, m_policy.maxRetries);
-    if (job.attempts >= maxAttempts) {
-        const QString why =
-            maxAttempts > 1 ? QStringLiteral("%1 (after %2 attempts)").arg(job.lastError).arg(job.attempts)
-                            : job.lastError;
-        finish(job, job.lastOutcome, job.lastStatus, why, &flight, nowNs);
-        return;
-    }
-    const qint64 spentMs = (nowNs - job.firstStartNs) / 1'000'000;
-    const qint64 waitMs = retryAfterMs >= 0
-                              ? retryAfterMs
-                              : backoffDelayMs(job.attempts, m_policy.backoffBaseMs, m_policy.backoffCapMs,
-                                               std::uniform_real_distribution<double>(0, 1)(m_random));
-    if (spentMs + waitMs > qint64(m_policy.maxUrlTimeS) * 1000) {
-        finish(job, job.lastOutcome, job.lastStatus,
-               QStringLiteral("%1 (gave up: %2 s per URL exceeded)")
-                   .arg(job.lastError)
-                   .arg(m_policy.maxUrlTimeS),
-               &flight, nowNs);
-        return;
-    }
-    ++flight.host->retries;
+void FetchShard::retryLater(Job &job, Host *host, qint64 nowNs, qint64 waitMs) {
+    ++host->stats.retries;
     ++m_retries;
     // A new attempt starts again from the input URL, without holding any slot while it waits.
     job.continuingRedirect = false;
     job.currentUrl = QUrl(job.inputUrl);
     job.currentHost = job.inputHost;
-    // With Retry-After the whole host is already paused until then; otherwise only this URL waits.
-    job.notBeforeNs = retryAfterMs >= 0 ? 0 : nowNs + msToNs(waitMs);
+    job.notBeforeNs = waitMs > 0 ? nowNs + msToNs(waitMs) : 0;
     routeJob(std::move(job), true);
 }
 
@@ -790,8 +635,40 @@ void FetchShard::finish(Job &job, Outcome outcome, int status, const QString &er
 void FetchShard::cancelJob(Job &job, const QString &why) {
     if (job.attempts == 0 && !job.continuingRedirect)
         m_context->buffered.fetch_sub(1, std::memory_order_relaxed);
-    job.lastOutcome = Outcome::Cancelled;
     finish(job, Outcome::Cancelled, job.lastStatus, why, nullptr, steadyNowNs());
+}
+
+void FetchShard::fillHostSnapshot(HostSnapshot &h, Host *host, qint64 nowNs, qint64 epochNowMs,
+                                  double seconds) {
+    h.host = host->key;
+    h.inFlight = host->inFlight;
+    h.maxInFlight = m_limits.maxInFlightFor(host->key);
+    h.intervalMs = m_limits.intervalMsFor(host->key);
+    h.overridden = m_limits.hostOverrides.contains(host->key);
+    h.queued = qint64(host->queue.size()) + host->waitingRetries;
+    h.started = host->stats.started;
+    h.retries = host->stats.retries;
+    h.status429 = host->stats.status429;
+    h.lastStatus = host->stats.lastStatus;
+    h.p50Ms = host->stats.latency.percentileMs(0.50);
+    h.p95Ms = host->stats.latency.percentileMs(0.95);
+    h.p99Ms = host->stats.latency.percentileMs(0.99);
+    if (!host->queue.empty())
+        h.oldestQueuedAgeMs = std::max<qint64>(0, (nowNs - host->queue.front().enqueuedNs) / 1'000'000);
+    h.startsPerSec = host->stats.takeStartRate(seconds);
+
+    const qint64 blockedUntil = hostBlockedUntil(host);
+    if (host->userPaused) {
+        h.state = HostState::Paused;
+    } else if (host->backoffUntilNs > nowNs) {
+        h.state = HostState::BackingOff;
+        h.stateUntilMs = host->backoffUntilEpochMs;
+    } else if (host->inFlight >= h.maxInFlight) {
+        h.state = HostState::Busy;
+    } else if (!host->queue.empty() && blockedUntil > nowNs) {
+        h.state = HostState::Pacing;
+        h.stateUntilMs = epochNowMs + (blockedUntil - nowNs) / 1'000'000;
+    }
 }
 
 void FetchShard::publishStats() {
@@ -804,36 +681,7 @@ void FetchShard::publishStats() {
     stats.hosts.reserve(qsizetype(m_hostOrder.size()));
     for (Host *host : m_hostOrder) {
         HostSnapshot h;
-        h.host = host->key;
-        h.inFlight = host->inFlight;
-        h.maxInFlight = m_limits.maxInFlightFor(host->key);
-        h.intervalMs = m_limits.intervalMsFor(host->key);
-        h.overridden = m_limits.hostOverrides.contains(host->key);
-        h.queued = qint64(host->queue.size()) + host->waitingRetries;
-        h.started = host->started;
-        h.retries = host->retries;
-        h.status429 = host->status429;
-        h.lastStatus = host->lastStatus;
-        h.p50Ms = host->latency.percentileMs(0.50);
-        h.p95Ms = host->latency.percentileMs(0.95);
-        h.p99Ms = host->latency.percentileMs(0.99);
-        if (!host->queue.empty())
-            h.oldestQueuedAgeMs = std::max<qint64>(0, (now - host->queue.front().enqueuedNs) / 1'000'000);
-        h.startsPerSec = seconds > 0 ? double(host->started - host->startedAtLastPublish) / seconds : 0.0;
-        host->startedAtLastPublish = host->started;
-
-        const qint64 blockedUntil = hostBlockedUntil(host);
-        if (host->userPaused) {
-            h.state = HostState::Paused;
-        } else if (host->backoffUntilNs > now) {
-            h.state = HostState::BackingOff;
-            h.stateUntilMs = host->backoffUntilEpochMs;
-        } else if (host->inFlight >= h.maxInFlight) {
-            h.state = HostState::Busy;
-        } else if (!host->queue.empty() && blockedUntil > now) {
-            h.state = HostState::Pacing;
-            h.stateUntilMs = epochNow + (blockedUntil - now) / 1'000'000;
-        }
+        fillHostSnapshot(h, host, now, epochNow, seconds);
         stats.queued += h.queued;
         stats.inFlight += host->inFlight;
         stats.hosts.append(std::move(h));

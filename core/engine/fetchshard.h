@@ -1,7 +1,10 @@
 #pragma once
 
 #include "engine/enginecontext.h"
+#include "engine/hostqueue.h"
 #include "engine/job.h"
+#include "engine/networklanes.h"
+#include "policy/responsedecision.h"
 #include "stats/latencyhistogram.h"
 
 #include <QElapsedTimer>
@@ -44,34 +47,7 @@ public:
     void publishAndWait();
 
 private:
-    // Per-host scheduling state; lives as long as the shard.
-    struct Host {
-        QString key;
-        std::deque<Job> queue;
-        int inFlight = 0;
-        std::vector<int> laneInFlight; // requests of this host per QNAM lane (each lane: at most 6)
-        qint64 lastStartNs = 0;
-        // A paced host waits until its latest request was actually written (QNAM writes on its own
-        // thread, later than we ask); pacing then counts from that moment, as the server sees it.
-        QNetworkReply *awaitingSent = nullptr;
-        double jitterFactor = 1.0; // sampled at each start: gap = interval x factor
-        qint64 backoffUntilNs = 0; // server asked to wait (Retry-After)
-        qint64 backoffUntilEpochMs = 0;
-        qint64 waitingRetries = 0; // jobs of this host in the delayed heap
-        bool userPaused = false;
-        bool skipped = false;
-        bool inRunnable = false;
-        qint64 scheduledWakeNs = 0;
-        // statistics
-        qint64 started = 0;
-        qint64 startedAtLastPublish = 0;
-        qint64 retries = 0;
-        qint64 status429 = 0;
-        int lastStatus = 0;
-        LatencyHistogram latency;
-    };
-
-    enum class AbortReason : quint8 { None, TooLarge, TotalDeadline, ConnectDeadline, Stopped };
+    using Host = HostQueue;
 
     struct InFlight {
         Job job;
@@ -94,9 +70,9 @@ private:
     void scheduleHostWake(Host *host, qint64 atNs);
     void armWakeTimer(qint64 nowNs);
     qint64 hostBlockedUntil(const Host *host) const;
+    void fillHostSnapshot(HostSnapshot &h, Host *host, qint64 nowNs, qint64 epochNowMs, double seconds);
 
     void startRequest(Host *host, Job job);
-    QNetworkAccessManager *laneFor(Host *host, int *laneIndex);
     InFlight *responding(QNetworkReply *reply); // a response is arriving: no connect deadline any more
     void onMetaData(QNetworkReply *reply);
     void onReadyRead(QNetworkReply *reply);
@@ -104,9 +80,11 @@ private:
     void abortInFlight(QNetworkReply *reply, AbortReason reason);
     void sweepDeadlines();
 
+    ResponseFacts factsOf(const InFlight &flight, QNetworkReply *reply, qint64 nowNs);
+    void countResponse(Host *host, const InFlight &flight, int status, qint64 nowNs);
     void handleResponse(InFlight &flight, QNetworkReply *reply, qint64 nowNs);
-    void followRedirect(InFlight &flight, int status, const QUrl &target);
-    void retryOrFinish(InFlight &flight, qint64 nowNs, qint64 retryAfterMs);
+    void followRedirect(Job &job, const QUrl &target);
+    void retryLater(Job &job, Host *host, qint64 nowNs, qint64 waitMs);
     void finish(Job &job, Outcome outcome, int status, const QString &error, const InFlight *last,
                 qint64 nowNs);
     void cancelJob(Job &job, const QString &why);
@@ -137,7 +115,7 @@ private:
     std::priority_queue<TimedHost, std::vector<TimedHost>, std::greater<>> m_timedHosts;
     std::multimap<qint64, Job> m_delayed; // retries waiting for their backoff, by due time
 
-    std::vector<QNetworkAccessManager *> m_lanes;
+    NetworkLanes m_lanes;
     std::unordered_map<QNetworkReply *, InFlight> m_inFlight;
     bool m_stopped = false;
 

@@ -1,0 +1,183 @@
+#include "policy/responsedecision.h"
+
+#include "model/cancelreason.h"
+#include "policy/retryafter.h"
+#include "policy/retrypolicy.h"
+
+#include <algorithm>
+
+namespace crawl {
+
+namespace {
+
+bool isTransportError(QNetworkReply::NetworkError error) {
+    return (error >= QNetworkReply::ConnectionRefusedError && error <= QNetworkReply::UnknownNetworkError) ||
+           error == QNetworkReply::ProtocolFailure;
+}
+
+QString describeTransportError(QNetworkReply::NetworkError error, const QString &qtText) {
+    switch (error) {
+    case QNetworkReply::ConnectionRefusedError:
+        return QStringLiteral("connection refused");
+    case QNetworkReply::RemoteHostClosedError:
+        return QStringLiteral("connection closed by the server before the response was complete");
+    case QNetworkReply::HostNotFoundError:
+        return QStringLiteral("host not found (DNS)");
+    case QNetworkReply::TimeoutError:
+        return QStringLiteral("connection timed out");
+    case QNetworkReply::TemporaryNetworkFailureError:
+    case QNetworkReply::NetworkSessionFailedError:
+        return QStringLiteral("network unavailable");
+    case QNetworkReply::ProtocolFailure:
+        return QStringLiteral("malformed HTTP response (%1)").arg(qtText);
+    default:
+        return qtText;
+    }
+}
+
+bool isIdentityEncoding(const QByteArray &contentEncoding) {
+    const QByteArray encoding = contentEncoding.trimmed().toLower();
+    return encoding.isEmpty() || encoding == "identity";
+}
+
+QString statusText(const ResponseFacts &facts) {
+    const QString reason = QString::fromLatin1(facts.reasonPhrase);
+    return reason.isEmpty() ? QStringLiteral("HTTP %1").arg(facts.status)
+                            : QStringLiteral("HTTP %1 %2").arg(facts.status).arg(reason);
+}
+
+ResponseDecision finishWith(Outcome outcome, QString error) {
+    ResponseDecision d;
+    d.action = ResponseDecision::Action::Finish;
+    d.outcome = outcome;
+    d.error = std::move(error);
+    return d;
+}
+
+// The attempt failed in a way worth another try: retry if attempts and the URL's time allow.
+// `retryAfterMs` >= 0 is the server's (capped) wish, which replaces the computed backoff.
+ResponseDecision retryOrFinish(const ResponseFacts &facts, const FetchPolicy &policy, Outcome outcome,
+                               QString error, qint64 retryAfterMs) {
+    const int maxAttempts = 1 + std::max(0, policy.maxRetries);
+    if (facts.attempts >= maxAttempts) {
+        if (maxAttempts > 1)
+            error = QStringLiteral("%1 (after %2 attempts)").arg(error).arg(facts.attempts);
+        return finishWith(outcome, std::move(error));
+    }
+    const qint64 waitMs = retryAfterMs >= 0 ? retryAfterMs
+                                            : backoffDelayMs(facts.attempts, policy.backoffBaseMs,
+                                                             policy.backoffCapMs, facts.random01);
+    if (facts.spentMs + waitMs > qint64(policy.maxUrlTimeS) * 1000) {
+        return finishWith(
+            outcome,
+            QStringLiteral("%1 (gave up: %2 s per URL exceeded)").arg(error).arg(policy.maxUrlTimeS));
+    }
+    ResponseDecision d;
+    d.action = ResponseDecision::Action::Retry;
+    d.outcome = outcome;
+    d.error = std::move(error);
+    d.retryInMs = waitMs;
+    return d;
+}
+
+ResponseDecision decideRedirect(const ResponseFacts &facts, const FetchPolicy &policy) {
+    if (facts.location.isEmpty()) {
+        return finishWith(Outcome::HttpError,
+                          QStringLiteral("%1 redirect without a Location header").arg(statusText(facts)));
+    }
+    QUrl target = facts.url.resolved(QUrl::fromEncoded(facts.location.trimmed()));
+    const QString scheme = target.scheme().toLower();
+    if (!target.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) ||
+        target.host().isEmpty()) {
+        return finishWith(Outcome::HttpError, QStringLiteral("HTTP %1 redirect to an unsupported URL: %2")
+                                                  .arg(facts.status)
+                                                  .arg(target.toString(QUrl::FullyEncoded)));
+    }
+    if (facts.redirects >= policy.maxRedirects) {
+        return finishWith(Outcome::HttpError, QStringLiteral("more than %1 redirects (next: %2)")
+                                                  .arg(policy.maxRedirects)
+                                                  .arg(target.toString(QUrl::FullyEncoded)));
+    }
+    target.setFragment(QString());
+    ResponseDecision d;
+    d.action = ResponseDecision::Action::FollowRedirect;
+    d.redirectTo = std::move(target);
+    return d;
+}
+
+ResponseDecision decideStatus(const ResponseFacts &facts, const FetchPolicy &policy) {
+    const int status = facts.status;
+    if (status >= 300 && status < 400 && status != 304)
+        return decideRedirect(facts, policy);
+    if (status >= 200 && status < 300) {
+        // Qt 6.4 can report a connection reset mid-body as success; a body shorter than its declared
+        // length is a transport failure (only checkable when the body was not content-encoded).
+        if (facts.declaredLength >= 0 && facts.bodyBytes < facts.declaredLength &&
+            isIdentityEncoding(facts.contentEncoding)) {
+            return retryOrFinish(facts, policy, Outcome::NetworkError,
+                                 QStringLiteral("connection closed after %1 of %2 body bytes")
+                                     .arg(facts.bodyBytes)
+                                     .arg(facts.declaredLength),
+                                 -1);
+        }
+        return {}; // ok
+    }
+    QString error = statusText(facts);
+    if (!isRetryableStatus(status))
+        return finishWith(Outcome::HttpError, std::move(error));
+    qint64 retryAfterMs = -1;
+    if (status == 429 || status == 503) {
+        if (const auto parsed = parseRetryAfter(facts.retryAfter, facts.nowUtc))
+            retryAfterMs = std::min<qint64>(*parsed, qint64(std::max(0, policy.maxRetryAfterS)) * 1000);
+    }
+    ResponseDecision d = retryOrFinish(facts, policy, Outcome::HttpError, std::move(error), retryAfterMs);
+    // The server asked this host to wait: every URL on it waits, other hosts go on.
+    d.pauseHostMs = retryAfterMs;
+    return d;
+}
+
+} // namespace
+
+ResponseDecision decideResponse(const ResponseFacts &facts, const FetchPolicy &policy) {
+    switch (facts.abortReason) {
+    case AbortReason::Stopped:
+        return finishWith(Outcome::Cancelled, stoppedBeforeFinishText());
+    case AbortReason::TooLarge:
+        return finishWith(Outcome::TooLarge,
+                          QStringLiteral("body larger than the %1-byte limit").arg(policy.maxBodyBytes));
+    case AbortReason::TotalDeadline:
+        return retryOrFinish(
+            facts, policy, Outcome::Timeout,
+            QStringLiteral("no complete response within %1 s (total timeout)").arg(policy.totalTimeoutS), -1);
+    case AbortReason::ConnectDeadline:
+        return retryOrFinish(facts, policy, Outcome::Timeout,
+                             QStringLiteral("could not connect within %1 s").arg(policy.connectTimeoutS), -1);
+    case AbortReason::None:
+        break;
+    }
+
+    const QNetworkReply::NetworkError error = facts.networkError;
+    if (error == QNetworkReply::OperationCanceledError) {
+        // Nobody here aborted it: QNAM's transfer (inactivity) timeout did.
+        return retryOrFinish(facts, policy, Outcome::Timeout,
+                             QStringLiteral("no data for %1 s (inactivity timeout)").arg(policy.idleTimeoutS),
+                             -1);
+    }
+    if (error == QNetworkReply::SslHandshakeFailedError) {
+        return finishWith(Outcome::NetworkError,
+                          QStringLiteral("TLS handshake failed: %1").arg(facts.networkErrorText));
+    }
+    if (isTransportError(error)) {
+        return retryOrFinish(facts, policy,
+                             error == QNetworkReply::TimeoutError ? Outcome::Timeout : Outcome::NetworkError,
+                             describeTransportError(error, facts.networkErrorText), -1);
+    }
+    if (facts.status == 0) {
+        return finishWith(Outcome::NetworkError, error == QNetworkReply::NoError
+                                                     ? QStringLiteral("no HTTP response")
+                                                     : facts.networkErrorText);
+    }
+    return decideStatus(facts, policy);
+}
+
+} // namespace crawl
