@@ -114,6 +114,10 @@ void CrawlEnginePrivate::teardown() {
         delete feederThread;
         feederThread = nullptr;
     }
+    // Shards route redirect hops and wake each other (through the budget): none may be deleted while
+    // another still runs.
+    for (FetchShard *shard : context->shards)
+        shard->quiesce();
     for (size_t i = 0; i < context->shards.size(); ++i) {
         FetchShard *shard = context->shards[i];
         QMetaObject::invokeMethod(
@@ -149,7 +153,7 @@ void CrawlEnginePrivate::applyConfig() {
         return;
     {
         QWriteLocker lock(&context->configLock);
-        context->limits = limits;
+        context->limits = limits.withCanonicalHostKeys();
         context->policy = policy;
     }
     context->budget.setGlobalLimit(limits.globalInFlight);
@@ -377,10 +381,11 @@ CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
             s.status429 += shard.status429;
             s.rawResponses += shard.rawResponses;
             s.queued += shard.queued;
-            s.inFlight += shard.inFlight;
             started += shard.started;
         }
     }
+    // One counter, not a sum of shards published at different moments (which could exceed the limit).
+    s.inFlight = context->budget.inFlight();
     for (HostSnapshot &host : s.hosts) {
         const auto it = hostTallies.constFind(host.host);
         if (it != hostTallies.cend()) {

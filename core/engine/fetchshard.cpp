@@ -139,6 +139,23 @@ void FetchShard::skipHost(const QString &hostKey) {
         Qt::QueuedConnection);
 }
 
+void FetchShard::quiesce() {
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_stopped = true;
+            m_wakeTimer.stop();
+            m_deadlineTimer.stop();
+            m_publishTimer.stop();
+            for (auto &[reply, flight] : m_inFlight) {
+                reply->disconnect(this);
+                reply->abort();
+            }
+            m_inFlight.clear();
+        },
+        Qt::BlockingQueuedConnection);
+}
+
 void FetchShard::stopNow() {
     m_stopped = true;
     std::vector<QNetworkReply *> replies;
@@ -218,6 +235,7 @@ void FetchShard::refreshConfig() {
         m_policy = m_context->policy;
     }
     m_configVersion = version;
+    m_rateWakeNs = 0; // a changed rate cap applies now, not after the old spacing
     m_userAgent =
         (m_policy.userAgent.isEmpty() ? FetchPolicy::defaultUserAgent() : m_policy.userAgent).toUtf8();
     // A raised limit must start waiting work at once: every host with work gets another look.
@@ -310,15 +328,18 @@ void FetchShard::pump() {
                 scheduleHostWake(host, blockedUntil);
                 continue;
             }
-            if (const qint64 wait = m_context->budget.reserveRateSlot(now); wait > 0) {
-                m_rateWakeNs = now + wait;
-                break;
-            }
+            // The global slot first: a rate slot reserved while in-flight is the binding limit would be
+            // wasted and make the rate cap undershoot.
             if (!m_context->budget.tryAcquire()) {
                 // Register before the second try so a release in between cannot be missed.
                 m_context->budget.markStarved(m_index);
                 if (!m_context->budget.tryAcquire())
                     break;
+            }
+            if (const qint64 wait = m_context->budget.reserveRateSlot(now); wait > 0) {
+                m_context->budget.release();
+                m_rateWakeNs = now + wait;
+                break;
             }
             m_runnable.pop_front();
             host->inRunnable = false;
@@ -578,8 +599,9 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
         followRedirect(job, decision.redirectTo);
         return;
     case ResponseDecision::Action::Retry:
-        // With Retry-After the whole host is already paused until then; otherwise only this URL waits.
-        retryLater(job, host, nowNs, decision.pauseHostMs >= 0 ? 0 : decision.retryInMs);
+        // The URL waits out its own delay too: the host that asked to wait may be a redirect target,
+        // and the retry starts again at the input host.
+        retryLater(job, host, nowNs, decision.retryInMs);
         return;
     }
 }

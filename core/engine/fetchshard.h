@@ -43,6 +43,9 @@ public:
     void resumeAfterStop();                    // accept work again (retrying after a stop)
     void setHostPaused(const QString &hostKey, bool paused);
     void skipHost(const QString &hostKey);
+    // Teardown, step 1 (blocks until done): no more work, no more requests, nothing routed to other
+    // shards. Only after every shard is quiet may any of them be deleted.
+    void quiesce();
     // Publishes statistics now and returns once they are in the context (the final snapshot needs them).
     void publishAndWait();
 

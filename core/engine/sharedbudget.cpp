@@ -31,6 +31,7 @@ void SharedBudget::release() {
 void SharedBudget::setMaxRate(double perSecond) {
     QMutexLocker lock(&m_rateMutex);
     m_rateSpacingNs = perSecond > 0 ? qint64(1e9 / perSecond) : 0;
+    m_nextRateSlotNs = m_lastRateStartNs > 0 ? m_lastRateStartNs + m_rateSpacingNs : 0;
 }
 
 qint64 SharedBudget::reserveRateSlot(qint64 nowNs) {
@@ -40,7 +41,8 @@ qint64 SharedBudget::reserveRateSlot(qint64 nowNs) {
     if (nowNs < m_nextRateSlotNs)
         return m_nextRateSlotNs - nowNs;
     // No burst credit: consecutive starts are at least one spacing apart.
-    m_nextRateSlotNs = std::max(m_nextRateSlotNs, nowNs) + m_rateSpacingNs;
+    m_lastRateStartNs = std::max(m_nextRateSlotNs, nowNs);
+    m_nextRateSlotNs = m_lastRateStartNs + m_rateSpacingNs;
     return 0;
 }
 

@@ -25,9 +25,10 @@ public:
     void markStarved(int shard) { m_starved.fetch_or(1u << shard); }
     void setWakeFunction(std::function<void(int)> wake) { m_wake = std::move(wake); }
 
-    // Global request-start rate: 0 or less turns it off. Returns 0 when a start may happen now (and
-    // reserves it), else the nanoseconds until one may.
+    // Global request-start rate: 0 or less turns it off. A new rate applies at once: the next slot is
+    // one *new* spacing after the latest start, not whatever the old spacing had reserved.
     void setMaxRate(double perSecond);
+    // Returns 0 when a start may happen now (and reserves it), else the nanoseconds until one may.
     qint64 reserveRateSlot(qint64 nowNs);
 
 private:
@@ -39,6 +40,7 @@ private:
     QMutex m_rateMutex;
     qint64 m_rateSpacingNs = 0;
     qint64 m_nextRateSlotNs = 0;
+    qint64 m_lastRateStartNs = 0;
 };
 
 } // namespace crawl

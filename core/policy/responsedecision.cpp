@@ -46,6 +46,12 @@ QString statusText(const ResponseFacts &facts) {
                             : QStringLiteral("HTTP %1 %2").arg(facts.status).arg(reason);
 }
 
+QString describeSeconds(qint64 ms) {
+    // parseRetryAfter saturates absurd values; say so rather than print a 16-digit number.
+    return ms >= qint64(1) << 50 ? QStringLiteral("longer than any cap")
+                                 : QStringLiteral("%1 s").arg((ms + 999) / 1000);
+}
+
 ResponseDecision finishWith(Outcome outcome, QString error) {
     ResponseDecision d;
     d.action = ResponseDecision::Action::Finish;
@@ -55,7 +61,7 @@ ResponseDecision finishWith(Outcome outcome, QString error) {
 }
 
 // The attempt failed in a way worth another try: retry if attempts and the URL's time allow.
-// `retryAfterMs` >= 0 is the server's (capped) wish, which replaces the computed backoff.
+// `retryAfterMs` >= 0 is the server's (capped) wish; the wait is the larger of it and the backoff.
 ResponseDecision retryOrFinish(const ResponseFacts &facts, const FetchPolicy &policy, Outcome outcome,
                                QString error, qint64 retryAfterMs) {
     const int maxAttempts = 1 + std::max(0, policy.maxRetries);
@@ -64,9 +70,9 @@ ResponseDecision retryOrFinish(const ResponseFacts &facts, const FetchPolicy &po
             error = QStringLiteral("%1 (after %2 attempts)").arg(error).arg(facts.attempts);
         return finishWith(outcome, std::move(error));
     }
-    const qint64 waitMs = retryAfterMs >= 0 ? retryAfterMs
-                                            : backoffDelayMs(facts.attempts, policy.backoffBaseMs,
-                                                             policy.backoffCapMs, facts.random01);
+    // Retry-After is a floor, never a shortcut: "0", a past date or a zero cap still back off.
+    const qint64 waitMs = std::max(retryAfterMs, backoffDelayMs(facts.attempts, policy.backoffBaseMs,
+                                                                policy.backoffCapMs, facts.random01));
     if (facts.spentMs + waitMs > qint64(policy.maxUrlTimeS) * 1000) {
         return finishWith(
             outcome,
@@ -127,8 +133,15 @@ ResponseDecision decideStatus(const ResponseFacts &facts, const FetchPolicy &pol
         return finishWith(Outcome::HttpError, std::move(error));
     qint64 retryAfterMs = -1;
     if (status == 429 || status == 503) {
-        if (const auto parsed = parseRetryAfter(facts.retryAfter, facts.nowUtc))
-            retryAfterMs = std::min<qint64>(*parsed, qint64(std::max(0, policy.maxRetryAfterS)) * 1000);
+        if (const auto parsed = parseRetryAfter(facts.retryAfter, facts.nowUtc)) {
+            const qint64 capMs = qint64(std::max(0, policy.maxRetryAfterS)) * 1000;
+            retryAfterMs = std::min<qint64>(*parsed, capMs);
+            if (*parsed > capMs) // the user should see that the server wanted longer
+                error = QStringLiteral("%1 (server asked to wait %2, capped to %3 s)")
+                            .arg(error)
+                            .arg(describeSeconds(*parsed))
+                            .arg(policy.maxRetryAfterS);
+        }
     }
     ResponseDecision d = retryOrFinish(facts, policy, Outcome::HttpError, std::move(error), retryAfterMs);
     // The server asked this host to wait: every URL on it waits, other hosts go on.

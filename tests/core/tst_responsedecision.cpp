@@ -134,9 +134,15 @@ private Q_SLOTS:
         QTest::newRow("503 asctime +20 s")
             << retryAfterFacts(503, "Mon Nov 30 12:00:20 2026") << Action::Retry << Outcome::HttpError
             << 20'000LL << 20'000LL << QStringLiteral("503");
-        QTest::newRow("429 Retry-After over the cap")
+        QTest::newRow("429 Retry-After over the cap, named in the error")
             << retryAfterFacts(429, "3600") << Action::Retry << Outcome::HttpError << 60'000LL << 60'000LL
-            << QStringLiteral("429");
+            << QStringLiteral("server asked to wait 3600 s, capped to 60 s");
+        // Retry-After is a floor: a zero or past wait still backs off (the larger of the two).
+        QTest::newRow("503 Retry-After 0") << retryAfterFacts(503, "0") << Action::Retry << Outcome::HttpError
+                                           << 500LL << 0LL << QStringLiteral("503");
+        QTest::newRow("503 Retry-After in the past")
+            << retryAfterFacts(503, "Mon, 30 Nov 2026 11:00:00 GMT") << Action::Retry << Outcome::HttpError
+            << 500LL << 0LL << QStringLiteral("503");
         QTest::newRow("429 malformed Retry-After = absent")
             << retryAfterFacts(429, "soon") << Action::Retry << Outcome::HttpError << 500LL << -1LL
             << QStringLiteral("429");
@@ -217,6 +223,25 @@ private Q_SLOTS:
         facts.attempts = 9; // raw 256 s, capped to 0.7 s
         facts.random01 = 0.999999;
         QCOMPARE(decideResponse(facts, capped).retryInMs, 700);
+    }
+
+    void zeroRetryAfterCapStillBacksOff() {
+        FetchPolicy policy = testPolicy();
+        policy.maxRetryAfterS = 0;
+        const ResponseDecision d = decideResponse(retryAfterFacts(429, "30"), policy);
+        QCOMPARE(d.action, Action::Retry);
+        QCOMPARE(d.retryInMs, 500);
+        QCOMPARE(d.pauseHostMs, 0);
+        QVERIFY2(d.error.contains(QStringLiteral("server asked to wait 30 s, capped to 0 s")),
+                 qPrintable(d.error));
+    }
+
+    void backoffLongerThanRetryAfterWins() {
+        ResponseFacts facts = retryAfterFacts(503, "1");
+        facts.attempts = 3; // backoff 4 s x [0.5, 1]
+        const ResponseDecision d = decideResponse(facts, testPolicy());
+        QCOMPARE(d.retryInMs, 2000);
+        QCOMPARE(d.pauseHostMs, 1000);
     }
 
     void attemptsAreBounded() {
