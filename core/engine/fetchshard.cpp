@@ -2,6 +2,7 @@
 
 #include "input/urlnormalizer.h"
 #include "model/cancelreason.h"
+#include "policy/redirectsafety.h"
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -32,6 +33,14 @@ constexpr int kPublishMs = 200;
 
 constexpr qint64 msToNs(qint64 ms) {
     return ms * 1'000'000;
+}
+
+// Same scheme, host and port as the input URL (the host key carries host and port).
+bool sameOrigin(const Job &job) {
+    if (job.currentHost != job.inputHost)
+        return false;
+    const bool inputHttps = job.inputUrl.startsWith(QLatin1String("https:"));
+    return inputHttps == (job.currentUrl.scheme() == QLatin1String("https"));
 }
 
 } // namespace
@@ -392,6 +401,7 @@ void FetchShard::startRequest(Host *host, Job job) {
         ++job.attempts;
         job.redirects = 0;
         job.chain.clear();
+        job.warning.clear();
     }
     job.continuingRedirect = false;
     job.chain.append(job.currentUrl.toString(QUrl::FullyEncoded));
@@ -401,8 +411,12 @@ void FetchShard::startRequest(Host *host, Job job) {
     request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
     request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
     request.setHeader(QNetworkRequest::UserAgentHeader, m_userAgent);
-    for (const auto &[name, value] : m_policy.headers)
-        request.setRawHeader(name, value);
+    // Credentials go to the origin the user gave them for, not to wherever a redirect points.
+    const bool withCredentials = m_policy.sendCredentialsCrossOrigin || job.redirects == 0 || sameOrigin(job);
+    for (const auto &[name, value] : m_policy.headers) {
+        if (withCredentials || !isCredentialHeader(name))
+            request.setRawHeader(name, value);
+    }
     // QNAM's transfer timeout is an inactivity timeout; safe because nothing ever queues inside QNAM.
     request.setTransferTimeout(std::max(1, m_policy.idleTimeoutS) * 1000);
 
@@ -596,6 +610,8 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
         finish(job, decision.outcome, facts.status, decision.error, &flight, nowNs);
         return;
     case ResponseDecision::Action::FollowRedirect:
+        if (!decision.warning.isEmpty())
+            job.warning = decision.warning;
         followRedirect(job, decision.redirectTo);
         return;
     case ResponseDecision::Action::Retry:
@@ -651,6 +667,7 @@ void FetchShard::finish(Job &job, Outcome outcome, int status, const QString &er
         result.startedAt = QDateTime::fromMSecsSinceEpoch(job.firstStartEpochMs, Qt::UTC);
     result.finishedAt = QDateTime::currentDateTimeUtc();
     result.redirectChain = std::move(job.chain);
+    result.warning = std::move(job.warning);
     m_context->pushResult(std::move(result));
 }
 

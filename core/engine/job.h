@@ -21,6 +21,7 @@ struct Job {
     int redirects = 0;               // hops followed in the current attempt
     bool continuingRedirect = false; // the next start is a hop, not a new attempt
     QStringList chain;               // URLs requested in the current attempt
+    QString warning;                 // of the current attempt (see CrawlResult::warning)
     qint64 notBeforeNs = 0;          // a retry waits for its backoff until then
     qint64 enqueuedNs = 0;           // when it first entered a queue (for "oldest queued" ages)
     qint64 firstStartNs = 0;         // steady clock, first request of the first attempt

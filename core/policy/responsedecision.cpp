@@ -1,6 +1,7 @@
 #include "policy/responsedecision.h"
 
 #include "model/cancelreason.h"
+#include "policy/redirectsafety.h"
 #include "policy/retryafter.h"
 #include "policy/retrypolicy.h"
 
@@ -105,7 +106,18 @@ ResponseDecision decideRedirect(const ResponseFacts &facts, const FetchPolicy &p
                                                   .arg(target.toString(QUrl::FullyEncoded)));
     }
     target.setFragment(QString());
+    QString warning;
+    if (isPrivateHost(target.host()) && !isPrivateHost(facts.url.host())) {
+        warning = QStringLiteral("redirect from public host %1 to private address %2")
+                      .arg(facts.url.host(), target.host());
+        if (policy.refusePrivateRedirects)
+            return finishWith(Outcome::HttpError,
+                              QStringLiteral("HTTP %1 %2 refused (--no-private-redirects): %3")
+                                  .arg(facts.status)
+                                  .arg(warning, target.toString(QUrl::FullyEncoded)));
+    }
     ResponseDecision d;
+    d.warning = std::move(warning);
     d.action = ResponseDecision::Action::FollowRedirect;
     d.redirectTo = std::move(target);
     return d;

@@ -43,6 +43,7 @@ struct ResponseDecision {
     qint64 retryInMs = 0;          // Retry: wait this long (holding no slot) before the next attempt
     qint64 pauseHostMs = -1;       // >= 0: the server asked its whole host to wait this long (Retry-After)
     QUrl redirectTo;               // FollowRedirect: the next hop (fragment dropped)
+    QString warning;               // FollowRedirect: a hop the user should hear about (public -> private)
 };
 
 // The retry and outcome rules of docs/crawl semantics: a pure function, so every row is unit-tested

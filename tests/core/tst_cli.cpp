@@ -22,8 +22,8 @@ namespace {
 
 const QString kHeader = QStringLiteral("url,final_url,host,status,outcome,attempts,redirects,bytes,content_"
                                        "type,latency_ms,ttfb_ms,error,started_at,"
-                                       "finished_at");
-constexpr int kColumns = 14;
+                                       "finished_at,warning");
+constexpr int kColumns = 15;
 enum Column {
     Url = 0,
     FinalUrl,
