@@ -2,6 +2,7 @@
 
 #include "engine/enginecontext.h"
 #include "engine/fetchshard.h"
+#include "engine/filelimit.h"
 #include "engine/inputfeeder.h"
 #include "input/urlnormalizer.h"
 
@@ -188,6 +189,7 @@ bool CrawlEngine::start(const InputSource &input, QString *error) {
         return false;
 
     d->teardown();
+    raiseOpenFileLimit();
     d->context = std::make_unique<EngineContext>(d->fetchThreads);
     EngineContext *context = d->context.get();
     context->workerNice = d->workerNice;

@@ -29,6 +29,7 @@ void lowerThreadPriority(int nice) {
 constexpr qint64 kPacingMarginNs = 2'000'000;
 
 constexpr int kDeadlineSweepMs = 50;
+constexpr int kIdleConnectionSeconds = 2;
 constexpr int kPublishMs = 200;
 
 constexpr qint64 msToNs(qint64 ms) {
@@ -245,13 +246,38 @@ void FetchShard::refreshConfig() {
     }
     m_configVersion = version;
     m_rateWakeNs = 0; // a changed rate cap applies now, not after the old spacing
-    m_userAgent =
-        (m_policy.userAgent.isEmpty() ? FetchPolicy::defaultUserAgent() : m_policy.userAgent).toUtf8();
+    buildRequestTemplates();
     // A raised limit must start waiting work at once: every host with work gets another look.
     for (Host *host : m_hostOrder) {
         if (!host->queue.empty())
             markRunnable(host);
     }
+}
+
+void FetchShard::buildRequestTemplates() {
+    // Built once per configuration and copied per request: a copy shares the attributes and headers,
+    // where building each request would allocate them again.
+    QNetworkRequest request;
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
+    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
+    // Qt keeps an idle connection 120 s; one per finished host exhausts descriptors on a many-host crawl.
+    request.setAttribute(QNetworkRequest::ConnectionCacheExpiryTimeoutSecondsAttribute,
+                         kIdleConnectionSeconds);
+    // Our own limit bounds decoded bodies (Qt's zip-bomb check would end a big one without an error).
+    request.setDecompressedSafetyCheckThreshold(-1);
+    request.setHeader(QNetworkRequest::UserAgentHeader,
+                      (m_policy.userAgent.isEmpty() ? FetchPolicy::defaultUserAgent() : m_policy.userAgent));
+    // QNAM's transfer timeout is an inactivity timeout; safe because nothing ever queues inside QNAM.
+    request.setTransferTimeout(std::max(1, m_policy.idleTimeoutS) * 1000);
+    QNetworkRequest withoutCredentials = request;
+    for (const auto &[name, value] : m_policy.headers) {
+        request.setRawHeader(name, value);
+        if (!isCredentialHeader(name))
+            withoutCredentials.setRawHeader(name, value);
+    }
+    m_request = request;
+    m_requestWithoutCredentials = withoutCredentials;
 }
 
 FetchShard::Host *FetchShard::hostFor(const QString &key) {
@@ -398,7 +424,9 @@ void FetchShard::startRequest(Host *host, Job job) {
             job.firstStartEpochMs = QDateTime::currentMSecsSinceEpoch();
             m_context->buffered.fetch_sub(1, std::memory_order_relaxed);
         }
-        ++job.attempts;
+        if (!job.redoAttempt)
+            ++job.attempts;
+        job.redoAttempt = false;
         job.redirects = 0;
         job.chain.clear();
         job.warning.clear();
@@ -406,19 +434,10 @@ void FetchShard::startRequest(Host *host, Job job) {
     job.continuingRedirect = false;
     job.chain.append(job.currentUrl.toString(QUrl::FullyEncoded));
 
-    QNetworkRequest request(job.currentUrl);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
-    request.setHeader(QNetworkRequest::UserAgentHeader, m_userAgent);
     // Credentials go to the origin the user gave them for, not to wherever a redirect points.
     const bool withCredentials = m_policy.sendCredentialsCrossOrigin || job.redirects == 0 || sameOrigin(job);
-    for (const auto &[name, value] : m_policy.headers) {
-        if (withCredentials || !isCredentialHeader(name))
-            request.setRawHeader(name, value);
-    }
-    // QNAM's transfer timeout is an inactivity timeout; safe because nothing ever queues inside QNAM.
-    request.setTransferTimeout(std::max(1, m_policy.idleTimeoutS) * 1000);
+    QNetworkRequest request(withCredentials ? m_request : m_requestWithoutCredentials);
+    request.setUrl(job.currentUrl);
 
     int lane = 0;
     QNetworkAccessManager *nam = m_lanes.laneFor(host->laneInFlight, &lane);
@@ -551,8 +570,11 @@ ResponseFacts FetchShard::factsOf(const InFlight &flight, QNetworkReply *reply, 
     ResponseFacts facts;
     facts.abortReason = flight.abortReason;
     facts.networkError = reply->error();
-    if (facts.networkError != QNetworkReply::NoError)
+    if (facts.networkError != QNetworkReply::NoError) {
         facts.networkErrorText = reply->errorString();
+        // Qt reports EMFILE/ENFILE only through the socket's resource error text.
+        facts.outOfDescriptors = facts.networkErrorText.contains(QLatin1String("Out of resources"));
+    }
     facts.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (facts.status > 0) {
         facts.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
@@ -593,8 +615,10 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
     Job &job = flight.job;
     const ResponseFacts facts = factsOf(flight, reply, nowNs);
     job.lastStatus = facts.status;
-    if (facts.status > 0)
+    if (facts.status > 0) {
         countResponse(host, flight, facts.status, nowNs);
+        m_context->budget.onRequestCompleted();
+    }
 
     const ResponseDecision decision = decideResponse(facts, m_policy);
     if (decision.pauseHostMs >= 0) {
@@ -615,6 +639,17 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
         followRedirect(job, decision.redirectTo);
         return;
     case ResponseDecision::Action::Retry:
+        if (decision.attemptNotMade) {
+            // Start the same request again later: a hop stays a hop, an attempt is not counted twice.
+            m_context->budget.onOutOfDescriptors();
+            job.notBeforeNs = nowNs + msToNs(decision.retryInMs);
+            job.continuingRedirect = job.redirects > 0;
+            job.redoAttempt = !job.continuingRedirect;
+            if (job.continuingRedirect && !job.chain.isEmpty())
+                job.chain.removeLast();
+            routeJob(std::move(job), true);
+            return;
+        }
         // The URL waits out its own delay too: the host that asked to wait may be a redirect target,
         // and the retry starts again at the input host.
         retryLater(job, host, nowNs, decision.retryInMs);

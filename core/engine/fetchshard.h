@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QMutex>
 #include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QObject>
 #include <QTimer>
 #include <queue>
@@ -68,6 +69,7 @@ private:
     void pump();
     void drainInbox();
     void refreshConfig();
+    void buildRequestTemplates();
     Host *hostFor(const QString &key);
     void markRunnable(Host *host);
     void scheduleHostWake(Host *host, qint64 atNs);
@@ -109,7 +111,8 @@ private:
     quint64 m_configVersion = 0;
     CrawlLimits m_limits;
     FetchPolicy m_policy;
-    QByteArray m_userAgent;
+    QNetworkRequest m_request;                   // every request starts as a copy of this
+    QNetworkRequest m_requestWithoutCredentials; // ... or this, on a hop to another origin
 
     std::unordered_map<QString, std::unique_ptr<Host>> m_hosts;
     std::vector<Host *> m_hostOrder; // creation order, for stable snapshots

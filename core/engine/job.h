@@ -20,6 +20,7 @@ struct Job {
     int attempts = 0;                // attempts started (redirect hops are not attempts)
     int redirects = 0;               // hops followed in the current attempt
     bool continuingRedirect = false; // the next start is a hop, not a new attempt
+    bool redoAttempt = false;        // the next start repeats an attempt that never reached the server
     QStringList chain;               // URLs requested in the current attempt
     QString warning;                 // of the current attempt (see CrawlResult::warning)
     qint64 notBeforeNs = 0;          // a retry waits for its backoff until then

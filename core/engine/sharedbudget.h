@@ -20,6 +20,14 @@ public:
     int inFlight() const { return m_inFlight.load(); }
 
     bool tryAcquire();
+    // Out of file descriptors: hold the in-flight bound below what failed, then give one slot back per
+    // few completed requests until the configured limit is reached again.
+    void onOutOfDescriptors();
+    void onRequestCompleted() {
+        if (m_resourceCap.load(std::memory_order_relaxed) > 0)
+            regainResourceSlot();
+    }
+    int resourceCap() const { return m_resourceCap.load(); } // 0: not lowered
     // Releases a slot and wakes the shards that were starved (through `wake`, called with their index).
     void release();
     void markStarved(int shard) { m_starved.fetch_or(1u << shard); }
@@ -34,6 +42,9 @@ public:
 private:
     std::atomic<int> m_limit{16};
     std::atomic<int> m_inFlight{0};
+    std::atomic<int> m_resourceCap{0};
+    std::atomic<int> m_completedSinceCut{0};
+    void regainResourceSlot();
     std::atomic<quint32> m_starved{0};
     std::function<void(int)> m_wake;
 

@@ -181,6 +181,23 @@ ResponseDecision decideResponse(const ResponseFacts &facts, const FetchPolicy &p
         break;
     }
 
+    if (facts.outOfDescriptors) {
+        // Our shortage, not the server's fault: wait briefly (fewer in flight by then) and try again
+        // without spending an attempt; only the time per URL bounds it.
+        const qint64 waitMs = 100 + qint64(facts.random01 * 400);
+        const QString error = QStringLiteral("out of file descriptors (%1)").arg(facts.networkErrorText);
+        if (facts.spentMs + waitMs > qint64(policy.maxUrlTimeS) * 1000)
+            return finishWith(
+                Outcome::NetworkError,
+                QStringLiteral("%1 (gave up: %2 s per URL exceeded)").arg(error).arg(policy.maxUrlTimeS));
+        ResponseDecision d;
+        d.action = ResponseDecision::Action::Retry;
+        d.outcome = Outcome::NetworkError;
+        d.error = error;
+        d.retryInMs = waitMs;
+        d.attemptNotMade = true;
+        return d;
+    }
     const QNetworkReply::NetworkError error = facts.networkError;
     if (error == QNetworkReply::OperationCanceledError) {
         // Nobody here aborted it: QNAM's transfer (inactivity) timeout did.

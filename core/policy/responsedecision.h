@@ -18,8 +18,9 @@ enum class AbortReason : quint8 { None, TooLarge, TotalDeadline, ConnectDeadline
 struct ResponseFacts {
     AbortReason abortReason = AbortReason::None;
     QNetworkReply::NetworkError networkError = QNetworkReply::NoError;
-    QString networkErrorText; // Qt's text for networkError (read only when there is an error)
-    int status = 0;           // 0 when no status line arrived
+    QString networkErrorText;      // Qt's text for networkError (read only when there is an error)
+    bool outOfDescriptors = false; // this process ran out of file descriptors: nothing was sent
+    int status = 0;                // 0 when no status line arrived
     QByteArray reasonPhrase;
     QUrl url; // the hop that was requested: a relative Location resolves against it
     QByteArray location;
@@ -44,6 +45,7 @@ struct ResponseDecision {
     qint64 pauseHostMs = -1;       // >= 0: the server asked its whole host to wait this long (Retry-After)
     QUrl redirectTo;               // FollowRedirect: the next hop (fragment dropped)
     QString warning;               // FollowRedirect: a hop the user should hear about (public -> private)
+    bool attemptNotMade = false;   // Retry: nothing reached the server, so the attempt does not count
 };
 
 // The retry and outcome rules of docs/crawl semantics: a pure function, so every row is unit-tested

@@ -244,6 +244,21 @@ private Q_SLOTS:
         QCOMPARE(d.pauseHostMs, 1000);
     }
 
+    // Our own shortage of descriptors: retried soon, and not counted as an attempt (nothing was sent).
+    void outOfDescriptorsIsRetriedWithoutAnAttempt() {
+        ResponseFacts facts = errorFacts(QNetworkReply::UnknownNetworkError);
+        facts.outOfDescriptors = true;
+        facts.attempts = 4; // even when the attempts are used up
+        const ResponseDecision d = decideResponse(facts, testPolicy());
+        QCOMPARE(d.action, Action::Retry);
+        QVERIFY(d.attemptNotMade);
+        QVERIFY(d.retryInMs >= 100 && d.retryInMs <= 500);
+        QVERIFY2(d.error.contains(QStringLiteral("file descriptors")), qPrintable(d.error));
+
+        facts.spentMs = 600'000; // only the time per URL bounds it
+        QCOMPARE(decideResponse(facts, testPolicy()).action, Action::Finish);
+    }
+
     void attemptsAreBounded() {
         ResponseFacts facts = statusFacts(503);
         facts.attempts = 4; // 1 + maxRetries
