@@ -3,6 +3,7 @@
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
+#include <QPair>
 #include <QString>
 
 #include <memory>
@@ -18,6 +19,15 @@ struct RequestRecord {
     int status = 0;     // status sent (0 for hang/malformed/reset before a status line)
     quint64 connectionId = 0;
     QByteArray userAgent;
+    QByteArray method;         // "GET", "HEAD", ... (empty for a request that was not HTTP)
+    QByteArray head;           // the request head as received: request line and header lines
+    bool clientClosed = false; // the client closed or reset the connection before the response was complete
+
+    // Every header line of `head`, in order, name and value trimmed (repeated names kept).
+    QList<QPair<QByteArray, QByteArray>> headers() const;
+    // The first value of a header (case-insensitive name), e.g. "Authorization", "Cookie"; empty if absent.
+    QByteArray header(const QByteArray &name) const;
+    bool hasHeader(const QByteArray &name) const;
 };
 
 struct HostRecord {
@@ -25,6 +35,8 @@ struct HostRecord {
     int inFlight = 0;     // requests started and not yet ended
     int peakInFlight = 0; // highest inFlight since the last resetRecords()
     qint64 requests = 0;
+    int openConnections = 0; // TCP connections open now (the site never closes an idle keep-alive one)
+    qint64 connections = 0;  // connections accepted since the last resetRecords()
 };
 
 // A local HTTP/1.1 test site on loopback for tests, --demo and benchmarks. It listens as several hosts
@@ -51,12 +63,27 @@ struct HostRecord {
 //   loop=1               302 to itself forever
 //   to=URL               302 (or `status` if 3xx) to URL (percent-encoded): other hosts, other schemes
 //   nolocation=1         a 3xx without a Location header
+// Hostile bodies and heads (for the engine's hardening tests):
+//   gzip=N | deflate=N   Content-Encoding gzip (RFC 1952) or deflate (zlib format) body that decodes to N
+//                        zero bytes; N takes a k/m/g suffix (KiB/MiB/GiB, any case, up to 64G): gzip=20M,
+//                        gzip=200M, gzip=1G (about 1 MB on the wire, built in milliseconds, ~1 KB of RAM).
+//                        Content-Length is the encoded size.
+//   chunked=1            Transfer-Encoding: chunked (no Content-Length): the body (page, size=N or gzip=N) in
+//                        64 KiB chunks, then "0\r\n\r\n"; the connection is kept alive
+//   chunked=bad          as chunked=1, but the first chunk-size line is "zz"; then the site closes
+//   chunked=truncated    as chunked=1, but the last chunk carries half the bytes its size line announces and
+//                        no terminating chunk follows; then the site closes (the head says keep-alive)
+//   headers=N            N extra header lines "X-Filler-<i>: value <i>" (i = 1..N, N up to 100000)
+//   headerbytes=N        one extra header line "X-Big: " + N bytes of 'x' (k/m suffix: headerbytes=1M;
+//                        up to 64M). Both keep the connection alive and combine with the others.
 // Unknown parameters are ignored. Every response carries "Connection: keep-alive" unless the profile
 // closes; HTTP/1.1 keep-alive and pipelined requests on one connection are served in order.
 //
 // Details (additions to the list above):
 // - Precedence when parameters conflict: hang, close, malformed, a failing `fail` hit, loop, redirect>0,
-//   to, nolocation, reset, lie, trickle, then the normal answer.
+//   to, nolocation, reset, lie, trickle, then the normal answer. gzip/deflate and chunked shape the
+//   normal answer's body only (reset, lie and trickle ignore them); gzip wins over size. headers and
+//   headerbytes apply to the normal answer too (not to 204/304).
 // - `status` outside 200..599 is ignored; 204 and 304 carry no body. Any 429 or 503 (a `fail` hit or
 //   `status`) carries the ra/radate/raraw header when one is given. HEAD gets headers only.
 // - rafmt defaults to imf; dates are always English and GMT. raraw has CR/LF stripped.
@@ -64,8 +91,15 @@ struct HostRecord {
 // - A request that is not HTTP (bad request line, chunked request body, head over 64 KiB) gets 400/501/431
 //   and the connection closes. Request bodies announced by Content-Length are read and discarded.
 // - With setControlEndpoints(true) (the crawlscope-testsite executable turns it on) `GET /__records`
-//   returns recordsJson() (query: host=H to filter, requests=0 to omit per-request records) and
-//   `GET /__reset` calls resetRecords(); neither is recorded nor counted.
+//   returns recordsJson() (query: host=H to filter, requests=0 to omit per-request records, headers=1 to
+//   add each request's header list) and `GET /__reset` calls resetRecords(); neither is recorded nor
+//   counted.
+// - Every request head that arrives is counted and recorded at once (also pipelined ones, ones that get a
+//   malformed answer, ones the client abandons), with its method, full head and header lines, so a test
+//   can count re-sends and see which headers (Authorization, Cookie, ...) reached which host. A request
+//   ends when its response is written, when the profile closes the connection, or when the client closes
+//   it (then `clientClosed` is set). The site never closes an idle keep-alive connection;
+//   HostRecord::openConnections says how many the clients keep open.
 class TestSite : public QObject {
     Q_OBJECT
 public:
@@ -86,7 +120,8 @@ public:
     static qint64 nowNs();
 
     // JSON object {"hosts":[HostRecord...],"requests":[RequestRecord...]}, thread-safe.
-    QByteArray recordsJson(const QString &host = {}, bool includeRequests = true) const;
+    QByteArray recordsJson(const QString &host = {}, bool includeRequests = true,
+                           bool includeHeaders = false) const;
     // Serve /__records and /__reset (off by default, so a crawl of arbitrary paths is never intercepted).
     void setControlEndpoints(bool enabled);
     // Keep at most `maxRecords` RequestRecords (host counters still count everything); -1 = no limit.

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "responseprofile.h"
+#include "siterecorder.h"
+
+#include <QByteArray>
+
+namespace testsite {
+
+// One request head as parsed on a connection, waiting in its queue to be answered.
+struct IncomingRequest {
+    QByteArray method;
+    QByteArray target;
+    QByteArray path;
+    QByteArray query;
+    bool keepAlive = true;
+    bool control = false; // /__records or /__reset, neither recorded nor counted
+    int errorStatus = 0;  // the request itself was unacceptable: answer this and close
+    bool failing = false; // a hit within fail=K
+    ResponseProfile profile;
+    SiteRecorder::Ticket ticket;
+    int status = 0; // status sent so far
+    quint64 serial = 0;
+};
+
+} // namespace testsite

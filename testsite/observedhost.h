@@ -1,0 +1,18 @@
+#pragma once
+
+#include "testsite.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+
+namespace testsite {
+
+// What the site observed on one listening host; guarded by its SiteRecorder's mutex.
+struct ObservedHost {
+    QString name; // "address:port"
+    HostRecord record;
+    QHash<QByteArray, int> failHits; // target -> hits since the last reset, for fail=K
+};
+
+} // namespace testsite
