@@ -501,6 +501,7 @@ void FetchShard::onMetaData(QNetworkReply *reply) {
     InFlight *flight = responding(reply);
     if (!flight)
         return;
+    flight->headersComplete = true;
     flight->contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
     const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
     if (length.isValid() && length.toLongLong() > m_policy.maxBodyBytes)
@@ -580,6 +581,10 @@ ResponseFacts FetchShard::factsOf(const InFlight &flight, QNetworkReply *reply, 
         facts.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
         facts.location = reply->rawHeader("Location");
         facts.contentEncoding = reply->rawHeader("Content-Encoding");
+        // Qt 6.4 drops a head over its limits and goes on with no header at all (so no Content-Length).
+        facts.headersComplete = flight.headersComplete && !reply->rawHeaderPairs().isEmpty();
+        if (flight.bytes == 0)
+            facts.chunked = reply->rawHeader("Transfer-Encoding").toLower().contains("chunked");
         if (const QVariant declared = reply->header(QNetworkRequest::ContentLengthHeader); declared.isValid())
             facts.declaredLength = declared.toLongLong();
         if (facts.status == 429 || facts.status == 503) {

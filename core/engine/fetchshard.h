@@ -63,6 +63,7 @@ private:
         qint64 ttfbNs = 0;
         qint64 bytes = 0;
         QString contentType;
+        bool headersComplete = false; // metaDataChanged arrived
         AbortReason abortReason = AbortReason::None;
     };
 

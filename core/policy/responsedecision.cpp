@@ -53,6 +53,19 @@ QString describeSeconds(qint64 ms) {
                                  : QStringLiteral("%1 s").arg((ms + 999) / 1000);
 }
 
+// Qt 6.4 keeps the status line of a head over its limits (100 header lines, or a line too long) but
+// drops every header, Content-Length included, so on a kept-alive connection the body never ends and a
+// timeout fires: a status with no head is the server's malformed answer, not a timeout.
+bool unreadableHead(const ResponseFacts &facts) {
+    return facts.status > 0 && !facts.headersComplete;
+}
+
+QString unreadableHeadText(const ResponseFacts &facts) {
+    return QStringLiteral("HTTP %1 with a response head that could not be read (more than 100 header lines "
+                          "or a header line too long)")
+        .arg(facts.status);
+}
+
 ResponseDecision finishWith(Outcome outcome, QString error) {
     ResponseDecision d;
     d.action = ResponseDecision::Action::Finish;
@@ -138,6 +151,11 @@ ResponseDecision decideStatus(const ResponseFacts &facts, const FetchPolicy &pol
                                      .arg(facts.declaredLength),
                                  -1);
         }
+        // Qt 6.4 reads a malformed chunk size as 0, the last chunk: an empty chunked body ends "ok".
+        if (facts.chunked && facts.bodyBytes == 0 && status != 204)
+            return retryOrFinish(
+                facts, policy, Outcome::NetworkError,
+                QStringLiteral("chunked body ended before its first chunk (malformed chunk size?)"), -1);
         return {}; // ok
     }
     QString error = statusText(facts);
@@ -169,8 +187,14 @@ ResponseDecision decideResponse(const ResponseFacts &facts, const FetchPolicy &p
         return finishWith(Outcome::Cancelled, stoppedBeforeFinishText());
     case AbortReason::TooLarge:
         return finishWith(Outcome::TooLarge,
-                          QStringLiteral("body larger than the %1-byte limit").arg(policy.maxBodyBytes));
+                          isIdentityEncoding(facts.contentEncoding)
+                              ? QStringLiteral("body larger than the %1-byte limit").arg(policy.maxBodyBytes)
+                              : QStringLiteral("body larger than the %1-byte limit once decoded (%2)")
+                                    .arg(policy.maxBodyBytes)
+                                    .arg(QString::fromLatin1(facts.contentEncoding.trimmed())));
     case AbortReason::TotalDeadline:
+        if (unreadableHead(facts))
+            return finishWith(Outcome::NetworkError, unreadableHeadText(facts));
         return retryOrFinish(
             facts, policy, Outcome::Timeout,
             QStringLiteral("no complete response within %1 s (total timeout)").arg(policy.totalTimeoutS), -1);
@@ -200,6 +224,8 @@ ResponseDecision decideResponse(const ResponseFacts &facts, const FetchPolicy &p
     }
     const QNetworkReply::NetworkError error = facts.networkError;
     if (error == QNetworkReply::OperationCanceledError) {
+        if (unreadableHead(facts))
+            return finishWith(Outcome::NetworkError, unreadableHeadText(facts));
         // Nobody here aborted it: QNAM's transfer (inactivity) timeout did.
         return retryOrFinish(facts, policy, Outcome::Timeout,
                              QStringLiteral("no data for %1 s (inactivity timeout)").arg(policy.idleTimeoutS),

@@ -27,6 +27,8 @@ struct ResponseFacts {
     qint64 bodyBytes = 0;       // decoded body bytes received
     qint64 declaredLength = -1; // Content-Length, -1 when absent
     QByteArray contentEncoding;
+    bool chunked = false;         // Transfer-Encoding: chunked
+    bool headersComplete = false; // Qt delivered the response head with its header lines
     QByteArray retryAfter;
     QDateTime nowUtc;    // only needed when retryAfter is set (an HTTP-date is relative to it)
     int attempts = 1;    // attempts started for this URL, this one included

@@ -31,6 +31,7 @@ ResponseFacts statusFacts(int status) {
     facts.nowUtc = kNow;
     facts.attempts = 1;
     facts.random01 = 0.0; // backoff at the low end of its jitter: base x 2^(attempt-1) / 2
+    facts.headersComplete = status > 0;
     return facts;
 }
 
@@ -103,6 +104,23 @@ private Q_SLOTS:
         shortEncoded.contentEncoding = "gzip";
         QTest::newRow("2xx encoded body: length not comparable")
             << shortEncoded << Action::Finish << Outcome::Ok << 0LL << -1LL << QString();
+
+        ResponseFacts emptyChunked = statusFacts(200);
+        emptyChunked.chunked = true;
+        QTest::newRow("2xx chunked, no chunk (malformed size)")
+            << emptyChunked << Action::Retry << Outcome::NetworkError << 500LL << -1LL
+            << QStringLiteral("chunk");
+        ResponseFacts stalledHead = statusFacts(200);
+        stalledHead.headersComplete = false;
+        stalledHead.networkError = QNetworkReply::OperationCanceledError;
+        QTest::newRow("status line but no head, then inactivity")
+            << stalledHead << Action::Finish << Outcome::NetworkError << 0LL << -1LL
+            << QStringLiteral("header lines");
+        ResponseFacts bomb = abortFacts(AbortReason::TooLarge);
+        bomb.status = 200;
+        bomb.contentEncoding = "gzip";
+        QTest::newRow("decoded body over the cap") << bomb << Action::Finish << Outcome::TooLarge << 0LL
+                                                   << -1LL << QStringLiteral("once decoded (gzip)");
 
         // Retryable statuses.
         for (int status : {408, 429, 500, 502, 503, 504})
