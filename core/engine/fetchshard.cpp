@@ -338,6 +338,12 @@ void FetchShard::pump() {
             markRunnable(host);
         }
     }
+    while (!m_heldSlots.empty() && m_heldSlots.begin()->first <= now) {
+        Host *host = m_heldSlots.begin()->second;
+        m_heldSlots.erase(m_heldSlots.begin());
+        --host->inFlight;
+        markRunnable(host);
+    }
     if (m_rateWakeNs != 0 && m_rateWakeNs <= now)
         m_rateWakeNs = 0;
 
@@ -402,6 +408,8 @@ void FetchShard::armWakeTimer(qint64 nowNs) {
         consider(m_timedHosts.top().first);
     if (!m_delayed.empty())
         consider(m_delayed.begin()->first);
+    if (!m_heldSlots.empty())
+        consider(m_heldSlots.begin()->first);
     consider(m_rateWakeNs);
     if (due == 0) {
         m_wakeTimer.stop();
@@ -486,6 +494,18 @@ void FetchShard::startRequest(Host *host, Job job) {
         m_deadlineTimer.start();
 }
 
+qint64 FetchShard::abandonedSlotHoldNs(const InFlight &flight, QNetworkReply *reply, qint64 nowNs) const {
+    // A request we gave up on after it reached the server may still be running there: its host slot
+    // stays taken for as long again as it ran (at most the total timeout), so a polite limit of N is
+    // not N plus the abandoned ones. A connect timeout never reached the server: nothing to hold.
+    const bool timedOut =
+        flight.abortReason == AbortReason::TotalDeadline ||
+        (flight.abortReason == AbortReason::None && reply->error() == QNetworkReply::OperationCanceledError);
+    if (!timedOut)
+        return 0;
+    return std::min(nowNs - flight.startNs, msToNs(qint64(std::max(1, m_policy.totalTimeoutS)) * 1000));
+}
+
 FetchShard::InFlight *FetchShard::responding(QNetworkReply *reply) {
     auto it = m_inFlight.find(reply);
     if (it == m_inFlight.end())
@@ -554,14 +574,17 @@ void FetchShard::onFinished(QNetworkReply *reply) {
 
     Host *host = flight.host;
     if (host->awaitingSent == reply)
-        host->awaitingSent = nullptr; // failed before it was written: nothing more to wait for
-    --host->inFlight;
-    --host->laneInFlight[size_t(flight.lane)];
+        host->awaitingSent = nullptr;          // failed before it was written: nothing more to wait for
+    --host->laneInFlight[size_t(flight.lane)]; // the aborted connection is closed: the lane has room
+    const qint64 now = steadyNowNs();
+    if (const qint64 holdNs = abandonedSlotHoldNs(flight, reply, now); holdNs > 0)
+        m_heldSlots.emplace(now + holdNs, host); // released by pump() when due
+    else
+        --host->inFlight;
     m_context->budget.release();
     if (flight.abortReason == AbortReason::None && reply->isOpen())
         flight.bytes += reply->skip(reply->bytesAvailable());
 
-    const qint64 now = steadyNowNs();
     handleResponse(flight, reply, now);
     markRunnable(host);
     wake();

@@ -85,6 +85,7 @@ private:
     void onFinished(QNetworkReply *reply);
     void abortInFlight(QNetworkReply *reply, AbortReason reason);
     void sweepDeadlines();
+    qint64 abandonedSlotHoldNs(const InFlight &flight, QNetworkReply *reply, qint64 nowNs) const;
 
     ResponseFacts factsOf(const InFlight &flight, QNetworkReply *reply, qint64 nowNs);
     void countResponse(Host *host, const InFlight &flight, int status, qint64 nowNs);
@@ -120,7 +121,8 @@ private:
     std::deque<Host *> m_runnable;
     using TimedHost = std::pair<qint64, Host *>;
     std::priority_queue<TimedHost, std::vector<TimedHost>, std::greater<>> m_timedHosts;
-    std::multimap<qint64, Job> m_delayed; // retries waiting for their backoff, by due time
+    std::multimap<qint64, Job> m_delayed;      // retries waiting for their backoff, by due time
+    std::multimap<qint64, Host *> m_heldSlots; // host slots of abandoned requests, by release time
 
     NetworkLanes m_lanes;
     std::unordered_map<QNetworkReply *, InFlight> m_inFlight;
