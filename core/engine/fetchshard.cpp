@@ -601,8 +601,10 @@ ResponseFacts FetchShard::factsOf(const InFlight &flight, QNetworkReply *reply, 
     }
     facts.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (facts.status > 0) {
-        facts.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
-        facts.location = reply->rawHeader("Location");
+        if (facts.status >= 300) { // only error texts and redirects read these
+            facts.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+            facts.location = reply->rawHeader("Location");
+        }
         facts.contentEncoding = reply->rawHeader("Content-Encoding");
         // Qt 6.4 drops a head over its limits and goes on with no header at all (so no Content-Length).
         facts.headersComplete = flight.headersComplete && !reply->rawHeaderPairs().isEmpty();
@@ -670,6 +672,7 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
         if (decision.attemptNotMade) {
             // Start the same request again later: a hop stays a hop, an attempt is not counted twice.
             m_context->budget.onOutOfDescriptors();
+            m_context->descriptorReserve.release();
             job.notBeforeNs = nowNs + msToNs(decision.retryInMs);
             job.continuingRedirect = job.redirects > 0;
             job.redoAttempt = !job.continuingRedirect;

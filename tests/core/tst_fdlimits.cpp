@@ -102,7 +102,13 @@ private Q_SLOTS:
                        QStringLiteral("--retries"), QStringLiteral("1"), QStringLiteral("--backoff-ms"),
                        QStringLiteral("50")});
         QVERIFY(process.waitForFinished(60'000));
-        QCOMPARE(process.exitCode(), 0);
+        const QByteArray stderrText = process.readAllStandardError();
+        QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0,
+                 qPrintable(QStringLiteral("exit %1 (%2): %3")
+                                .arg(process.exitCode())
+                                .arg(process.exitStatus() == QProcess::NormalExit ? QStringLiteral("normal")
+                                                                                  : QStringLiteral("crash"))
+                                .arg(QString::fromUtf8(stderrText.right(2000)))));
         QFile csv(output);
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QList<QByteArray> rows = csv.readAll().split('\n');
