@@ -743,39 +743,6 @@ void FetchShard::cancelJob(Job &job, const QString &why) {
     finish(job, Outcome::Cancelled, job.lastStatus, why, nullptr, steadyNowNs());
 }
 
-void FetchShard::fillHostSnapshot(HostSnapshot &h, Host *host, qint64 nowNs, qint64 epochNowMs,
-                                  double seconds) {
-    h.host = host->key;
-    h.inFlight = host->inFlight;
-    h.maxInFlight = m_limits.maxInFlightFor(host->key);
-    h.intervalMs = m_limits.intervalMsFor(host->key);
-    h.overridden = m_limits.hostOverrides.contains(host->key);
-    h.queued = qint64(host->queue.size()) + host->waitingRetries;
-    h.started = host->stats.started;
-    h.retries = host->stats.retries;
-    h.status429 = host->stats.status429;
-    h.lastStatus = host->stats.lastStatus;
-    h.p50Ms = host->stats.latency.percentileMs(0.50);
-    h.p95Ms = host->stats.latency.percentileMs(0.95);
-    h.p99Ms = host->stats.latency.percentileMs(0.99);
-    if (!host->queue.empty())
-        h.oldestQueuedAgeMs = std::max<qint64>(0, (nowNs - host->queue.front().enqueuedNs) / 1'000'000);
-    h.startsPerSec = host->stats.takeStartRate(seconds);
-
-    const qint64 blockedUntil = hostBlockedUntil(host);
-    if (host->userPaused) {
-        h.state = HostState::Paused;
-    } else if (host->backoffUntilNs > nowNs) {
-        h.state = HostState::BackingOff;
-        h.stateUntilMs = host->backoffUntilEpochMs;
-    } else if (host->inFlight >= h.maxInFlight) {
-        h.state = HostState::Busy;
-    } else if (!host->queue.empty() && blockedUntil > nowNs) {
-        h.state = HostState::Pacing;
-        h.stateUntilMs = epochNowMs + (blockedUntil - nowNs) / 1'000'000;
-    }
-}
-
 void FetchShard::publishStats() {
     const qint64 now = steadyNowNs();
     const double seconds = m_lastPublishNs > 0 ? double(now - m_lastPublishNs) / 1e9 : 0.0;
@@ -785,8 +752,7 @@ void FetchShard::publishStats() {
     ShardStats stats;
     stats.hosts.reserve(qsizetype(m_hostOrder.size()));
     for (Host *host : m_hostOrder) {
-        HostSnapshot h;
-        fillHostSnapshot(h, host, now, epochNow, seconds);
+        HostSnapshot h = host->snapshot(m_limits, now, epochNow, seconds, kPacingMarginNs);
         stats.queued += h.queued;
         stats.inFlight += host->inFlight;
         stats.hosts.append(std::move(h));

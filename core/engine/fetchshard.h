@@ -76,7 +76,6 @@ private:
     void scheduleHostWake(Host *host, qint64 atNs);
     void armWakeTimer(qint64 nowNs);
     qint64 hostBlockedUntil(const Host *host) const;
-    void fillHostSnapshot(HostSnapshot &h, Host *host, qint64 nowNs, qint64 epochNowMs, double seconds);
 
     void startRequest(Host *host, Job job);
     InFlight *responding(QNetworkReply *reply); // a response is arriving: no connect deadline any more

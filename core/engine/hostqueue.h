@@ -1,6 +1,8 @@
 #pragma once
 
 #include "engine/job.h"
+#include "model/crawllimits.h"
+#include "model/crawlsnapshot.h"
 #include "stats/hoststats.h"
 
 #include <QString>
@@ -34,6 +36,10 @@ struct HostQueue {
     qint64 scheduledWakeNs = 0;
 
     HostStats stats;
+
+    // What the live view shows about this host now (takes the start rate since the previous call).
+    HostSnapshot snapshot(const CrawlLimits &limits, qint64 nowNs, qint64 epochNowMs, double seconds,
+                          qint64 pacingMarginNs);
 
     // Earliest steady-clock time the next start may happen (0 or past: now), from the server's
     // Retry-After and the start interval. `marginNs` keeps the gap the server observes at or above it.
