@@ -65,12 +65,12 @@ int main(int argc, char *argv[]) {
     QCoreApplication::setApplicationVersion(QStringLiteral(CRAWLSCOPE_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Local HTTP/1.1 test site on loopback. Prints {\"hosts\":[\"addr:port\",...]} on one "
-                       "line when ready.\n"
-                       "Behaviour per request is chosen by the query string (see testsite/testsite.h).\n"
-                       "GET /__records returns what the server observed as JSON (?host=H, ?requests=0); GET "
-                       "/__reset clears it."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Local HTTP/1.1 test site on loopback. Prints {\"hosts\":[\"addr:port\",...]} on one "
+        "line when ready.\n"
+        "Behaviour per request is chosen by the query string (see testsite/testsite.h).\n"
+        "GET /__records returns what the server observed as JSON (?host=H, ?requests=0, ?headers=1); GET "
+        "/__reset clears it."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption hostsOpt(

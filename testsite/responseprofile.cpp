@@ -24,7 +24,8 @@ ResponseProfile ResponseProfile::fromQuery(const QByteArray &query) {
         const qsizetype eq = part.indexOf('=');
         const QByteArray key = eq < 0 ? part : part.left(eq);
         const QByteArray value = eq < 0 ? QByteArray() : QByteArray::fromPercentEncoding(part.mid(eq + 1));
-        if (key == "ms") {
+        if (key == "ms" || key == "work") {
+            p.work = p.work || key == "work";
             const qsizetype dash = value.indexOf('-');
             if (dash > 0) {
                 p.msMin = int(qMin<qint64>(toNumber(value.left(dash), 0), 3600000));

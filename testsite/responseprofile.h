@@ -38,7 +38,9 @@ struct ResponseProfile {
     qint64 zeros = -1; // gzip=N / deflate=N: a compressed body decoding to N zero bytes
     ContentCoding coding = ContentCoding::Gzip;
     ResponseBody::Framing framing = ResponseBody::Framing::Plain; // chunked=1|bad|truncated
-    int headerCount = 0;                                          // headers=N: N extra header lines
+    bool work =
+        false; // work=N|A-B: like ms, but stays in flight for the whole delay even if the client closes
+    int headerCount = 0;    // headers=N: N extra header lines
     qint64 headerBytes = 0; // headerbytes=N: one extra header line with an N-byte value
 
     static ResponseProfile fromQuery(const QByteArray &query);

@@ -48,8 +48,13 @@ SiteConnection::SiteConnection(SiteRecorder *recorder, ObservedHost *host, QTcpS
 }
 
 void SiteConnection::shutdown() {
-    if (m_closed)
+    if (m_closed) {
+        if (m_working) { // a work=N request whose client left: the site stops, so does the work
+            endAll(true);
+            deleteLater();
+        }
         return;
+    }
     endAll(false);
     markClosed();
     m_socket->abort();
@@ -205,8 +210,14 @@ void SiteConnection::processNext() {
         delay = p.msMin + int(QRandomGenerator::global()->bounded(p.msMax - p.msMin + 1));
     if (delay > 0 && !r.errorStatus && !r.control) {
         const quint64 serial = r.serial;
+        m_working = p.work;
         QTimer::singleShot(delay, Qt::PreciseTimer, this, [this, serial] {
-            if (!m_closed && !m_queue.isEmpty() && m_queue.front().serial == serial)
+            if (m_queue.isEmpty() || m_queue.front().serial != serial)
+                return;
+            m_working = false;
+            if (m_closed)
+                finishAbandonedWork();
+            else
                 respond();
         });
     } else {
@@ -579,10 +590,27 @@ void SiteConnection::closeNow(bool reset) {
 }
 
 void SiteConnection::onDisconnected() {
-    if (!m_closed) {
-        endAll(true);
-        markClosed();
+    if (m_closed) {
+        if (!m_working)
+            deleteLater();
+        return;
     }
+    if (m_working) {
+        // work=N: the handler has not noticed; its request stays in flight until the work is done.
+        IncomingRequest working = m_queue.takeFirst();
+        endAll(true);
+        m_queue.append(std::move(working));
+        markClosed();
+        return;
+    }
+    endAll(true);
+    markClosed();
+    deleteLater();
+}
+
+// The work of a request whose client already left is done: only now does it stop counting.
+void SiteConnection::finishAbandonedWork() {
+    endAll(true);
     deleteLater();
 }
 

@@ -72,6 +72,7 @@ private:
     void markClosed();
     void closeNow(bool reset);
     void onDisconnected();
+    void finishAbandonedWork();
 
     SiteRecorder *m_recorder;
     ObservedHost *m_host;
@@ -88,6 +89,7 @@ private:
     bool m_closed = false;
     bool m_flushing = false;
     bool m_pumping = false;
+    bool m_working = false; // the front request is in its work=N delay
     After m_after = After::Next;
     ResponseBody m_body;
     qint64 m_trickleLeft = 0;

@@ -73,6 +73,11 @@ struct HostRecord {
 //   chunked=bad          as chunked=1, but the first chunk-size line is "zz"; then the site closes
 //   chunked=truncated    as chunked=1, but the last chunk carries half the bytes its size line announces and
 //                        no terminating chunk follows; then the site closes (the head says keep-alive)
+//   work=N | work=A-B    like ms, but the request stays in flight for the whole delay even if the client
+//                        closes the connection first (a handler busy on a slow query that notices the close
+//                        only when it writes): HostRecord::inFlight and peakInFlight count it, its record
+//                        gets clientClosed and an endNs at the end of the work. With plain ms=N the request
+//                        ends as soon as the site sees the close. (ms and work set the same delay: give one.)
 //   headers=N            N extra header lines "X-Filler-<i>: value <i>" (i = 1..N, N up to 100000)
 //   headerbytes=N        one extra header line "X-Big: " + N bytes of 'x' (k/m suffix: headerbytes=1M;
 //                        up to 64M). Both keep the connection alive and combine with the others.

@@ -3,6 +3,7 @@
 #include "rawhttpclient.h"
 #include "testsite.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,7 +12,9 @@
 #include <QTest>
 #include <QUrl>
 
+#include <cstring>
 #include <memory>
+#include <vector>
 #include <zlib.h>
 
 using rawhttp::Client;
@@ -38,6 +41,7 @@ Inflated inflateAll(const QByteArray &encoded, bool gzip) {
     if (inflateInit2(&zs, gzip ? 15 + 16 : 15) != Z_OK)
         return result;
     QByteArray out(int(kMiB), Qt::Uninitialized);
+    const QByteArray zeros(int(kMiB), '\0');
     zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(encoded.constData()));
     zs.avail_in = uInt(encoded.size());
     int rc = Z_OK;
@@ -47,14 +51,8 @@ Inflated inflateAll(const QByteArray &encoded, bool gzip) {
         rc = inflate(&zs, Z_NO_FLUSH);
         const qint64 produced = out.size() - zs.avail_out;
         result.bytes += produced;
-        if (result.allZero) {
-            for (qint64 i = 0; i < produced; ++i) {
-                if (out[i] != 0) {
-                    result.allZero = false;
-                    break;
-                }
-            }
-        }
+        if (result.allZero && std::memcmp(out.constData(), zeros.constData(), size_t(produced)) != 0)
+            result.allZero = false;
     }
     result.ok = rc == Z_STREAM_END && zs.avail_in == 0;
     inflateEnd(&zs);
@@ -128,6 +126,11 @@ private Q_SLOTS:
     void chunkedTruncated();
     void manyHeaders();
     void oneHugeHeader();
+    void workGoesOnAfterClientCloses();
+    void msEndsWhenClientCloses();
+    void destructionDuringAbandonedWork();
+    void everyRequestIsCountedAroundMalformed();
+    void qtResendsAfterMalformedAreVisible();
 
 private:
     bool waitIdle(const QString &host) {
@@ -141,12 +144,12 @@ private:
 
 void TstHostileProfiles::initTestCase() {
     m_site = std::make_unique<TestSite>();
-    QString error;
-    m_a = m_site->addHost(QHostAddress(QStringLiteral("127.0.0.2")), 0, &error);
-    QVERIFY2(!m_a.isEmpty(), qPrintable(error));
-    // Same address, another port: a different origin, as a cross-origin redirect needs.
-    m_b = m_site->addHost(QHostAddress(QStringLiteral("127.0.0.2")), 0, &error);
-    QVERIFY2(!m_b.isEmpty(), qPrintable(error));
+    // Two ports on one address: two origins, as a cross-origin redirect needs.
+    for (QString *host : {&m_a, &m_b}) {
+        QString error;
+        *host = m_site->addHost(QHostAddress(QStringLiteral("127.0.0.2")), 0, &error);
+        QVERIFY2(!host->isEmpty(), qPrintable(error));
+    }
 }
 
 void TstHostileProfiles::cleanupTestCase() {
@@ -449,6 +452,130 @@ void TstHostileProfiles::oneHugeHeader() {
     QVERIFY(!c.disconnected);
     QVERIFY(waitIdle(m_a));
     QCOMPARE(m_site->hostRecord(m_a).requests, 2);
+}
+
+// work=N: the client gives up at once, the site still counts the request in flight until its work is
+// done, so two abandoned requests plus two new ones make four in flight on the host.
+void TstHostileProfiles::workGoesOnAfterClientCloses() {
+    std::vector<std::unique_ptr<Client>> gaveUp;
+    for (int i = 0; i < 2; ++i) {
+        gaveUp.push_back(std::make_unique<Client>());
+        QVERIFY(gaveUp.back()->connectTo(m_a));
+        gaveUp.back()->get("/slow?work=1500");
+    }
+    QVERIFY(QTest::qWaitFor([&] { return m_site->hostRecord(m_a).inFlight == 2; }, 5000));
+    const qint64 closedAt = TestSite::nowNs();
+    for (auto &c : gaveUp)
+        c->socket.abort();
+    QVERIFY(QTest::qWaitFor([&] { return m_site->hostRecord(m_a).openConnections == 0; }, 5000));
+    QCOMPARE(m_site->hostRecord(m_a).inFlight, 2); // the connections are gone, the work is not
+
+    std::vector<std::unique_ptr<Client>> next;
+    for (int i = 0; i < 2; ++i) {
+        next.push_back(std::make_unique<Client>());
+        QVERIFY(next.back()->connectTo(m_a));
+        next.back()->get("/next?ms=200");
+    }
+    for (auto &c : next)
+        QVERIFY(c->waitResponses(1));
+    QVERIFY(waitIdle(m_a));
+    QCOMPARE(m_site->hostRecord(m_a).peakInFlight, 4);
+
+    const QList<RequestRecord> recs = m_site->requests(m_a);
+    QCOMPARE(recs.size(), 4);
+    for (const RequestRecord &r : recs) {
+        if (r.target.startsWith(QLatin1String("/slow"))) {
+            QVERIFY(r.clientClosed);
+            QCOMPARE(r.status, 0);
+            QVERIFY2(r.endNs - r.startNs >= 1450 * 1000000LL,
+                     qPrintable(QString::number(r.endNs - r.startNs)));
+            QVERIFY(r.endNs > closedAt);
+        } else {
+            QVERIFY(!r.clientClosed);
+            QCOMPARE(r.status, 200);
+        }
+    }
+
+    // With the client still there, work=N answers like ms=N.
+    Client patient;
+    QVERIFY(patient.connectTo(m_a));
+    patient.get("/slow?work=300");
+    QVERIFY(patient.waitResponses(1));
+    QCOMPARE(patient.responses[0].status, 200);
+    QVERIFY(waitIdle(m_a));
+    const RequestRecord last = m_site->requests(m_a).constLast();
+    QVERIFY(!last.clientClosed);
+    QVERIFY(last.endNs - last.startNs >= 290 * 1000000LL);
+}
+
+// The contrast: ms=N ends the request as soon as the site sees the client close.
+void TstHostileProfiles::msEndsWhenClientCloses() {
+    Client c;
+    QVERIFY(c.connectTo(m_a));
+    c.get("/slow?ms=5000");
+    QVERIFY(QTest::qWaitFor([&] { return m_site->hostRecord(m_a).inFlight == 1; }, 5000));
+    c.socket.abort();
+    QVERIFY(QTest::qWaitFor([&] { return m_site->hostRecord(m_a).inFlight == 0; }, 3000));
+    const RequestRecord r = m_site->requests(m_a).value(0);
+    QVERIFY(r.clientClosed);
+    QVERIFY(r.endNs - r.startNs < 3000 * 1000000LL);
+}
+
+// A site torn down while an abandoned request still works: no wait for the work, no crash.
+void TstHostileProfiles::destructionDuringAbandonedWork() {
+    auto site = std::make_unique<TestSite>();
+    const QString host = site->addHost();
+    QVERIFY(!host.isEmpty());
+    Client c;
+    QVERIFY(c.connectTo(host));
+    c.get("/slow?work=60000");
+    QVERIFY(QTest::qWaitFor([&] { return site->hostRecord(host).inFlight == 1; }, 5000));
+    c.socket.abort();
+    QVERIFY(QTest::qWaitFor([&] { return site->hostRecord(host).openConnections == 0; }, 5000));
+    QElapsedTimer t;
+    t.start();
+    site.reset();
+    QVERIFY(t.elapsed() < 5000);
+}
+
+// Pipelined behind a malformed answer, the requests the site never answers still count.
+void TstHostileProfiles::everyRequestIsCountedAroundMalformed() {
+    Client c;
+    QVERIFY(c.connectTo(m_a));
+    c.sendRaw("GET /m?malformed=1 HTTP/1.1\r\nHost: t\r\n\r\nGET /p1 HTTP/1.1\r\nHost: t\r\n\r\n"
+              "GET /p2 HTTP/1.1\r\nHost: t\r\n\r\n");
+    QVERIFY(c.waitDisconnected());
+    QVERIFY(c.raw.startsWith("ICY 200 NOT-HTTP\r\n"));
+    QVERIFY(waitIdle(m_a));
+    const QList<RequestRecord> recs = m_site->requests(m_a);
+    QCOMPARE(recs.size(), 3);
+    QCOMPARE(m_site->hostRecord(m_a).requests, 3);
+    QCOMPARE(recs[0].target, QStringLiteral("/m?malformed=1"));
+    QCOMPARE(recs[2].target, QStringLiteral("/p2"));
+    for (const RequestRecord &r : recs) {
+        QCOMPARE(r.status, 0);
+        QCOMPARE(r.connectionId, recs[0].connectionId);
+        QVERIFY(r.endNs > 0);
+    }
+}
+
+// Whatever a client re-sends after a malformed answer reaches the records: one request per connection,
+// each one counted (Qt's HTTP stack re-sends on its own; the count is what an engine test compares).
+void TstHostileProfiles::qtResendsAfterMalformedAreVisible() {
+    QNetworkAccessManager nam;
+    std::unique_ptr<QNetworkReply> reply(
+        nam.get(QNetworkRequest(QUrl(m_site->baseUrl(m_a) + QStringLiteral("/m?malformed=1")))));
+    QVERIFY(QTest::qWaitFor([&] { return reply->isFinished(); }, 10000));
+    QVERIFY(reply->error() != QNetworkReply::NoError);
+    QVERIFY(waitIdle(m_a));
+    const HostRecord host = m_site->hostRecord(m_a);
+    const QList<RequestRecord> recs = m_site->requests(m_a);
+    QVERIFY(host.requests >= 1);
+    QCOMPARE(qint64(recs.size()), host.requests);
+    QCOMPARE(host.connections, host.requests);
+    for (const RequestRecord &r : recs)
+        QCOMPARE(r.target, QStringLiteral("/m?malformed=1"));
+    qInfo("Qt sent %lld request(s) for one malformed answer", host.requests);
 }
 
 QTEST_GUILESS_MAIN(TstHostileProfiles)
