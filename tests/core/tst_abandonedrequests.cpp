@@ -1,7 +1,9 @@
 // Requests the crawler gives up on still count for the server (issue 9 item 17): a server that keeps
 // working after the client timed out must not see more than the per-host limit at once.
 #include "crawlfixture.h"
+#include "loopbacksite.h"
 #include "scriptedserver.h"
+#include "testsite.h"
 
 #include <QTest>
 
@@ -38,6 +40,26 @@ private Q_SLOTS:
         // The held slot is released again: the later two started after the first two were abandoned.
         const qint64 gapMs = slow.requests[2].startMs - slow.requests[0].startMs;
         QVERIFY2(gapMs >= 1800, qPrintable(QStringLiteral("third request %1 ms after the first").arg(gapMs)));
+    }
+
+    // The same at the shared test site, whose work=N profile keeps working after the client left.
+    void timedOutRequestsKeepTheirHostSlotAtTheTestSite() {
+        MAKE_SITE(site, 1);
+        QStringList lines;
+        for (int i = 0; i < 6; ++i)
+            lines << site->url(0, QStringLiteral("/w%1?work=1600").arg(i));
+        Crawl crawl;
+        crawl.engine.setLimits(limitsOf(16, 2, 0));
+        FetchPolicy policy = quickPolicy();
+        policy.idleTimeoutS = 1;
+        crawl.engine.setFetchPolicy(policy);
+        START(crawl, lines);
+        QVERIFY(crawl.waitFinished(30'000));
+        QCOMPARE(crawl.count(Outcome::Timeout), 6);
+        QCOMPARE(site->requests(0).size(), 6);
+        QVERIFY2(site->peak(0) <= 2,
+                 qPrintable(QStringLiteral("the test site had %1 requests in flight with --per-host 2")
+                                .arg(site->peak(0))));
     }
 };
 
