@@ -40,6 +40,10 @@ const Flag kFlags[] = {
     {"max-redirects", "N", "Redirect hops followed per attempt (default 10)."},
     {"user-agent", "TEXT", "User-Agent header (default: Crawlscope/<version> ...)."},
     {"header", "\"Name: value\"", "Extra request header (repeatable)."},
+    {"send-credentials-cross-origin", nullptr,
+     "Keep Authorization, Cookie and other secret headers on a redirect to another origin."},
+    {"no-private-redirects", nullptr,
+     "Refuse a redirect from a public host to a private or loopback address."},
     {"threads", "N", "Fetch threads; hosts are spread over them (default 2)."},
     {"quiet", nullptr, "No progress lines on stderr."},
     {"version", nullptr, "Print the version and exit."},
@@ -117,7 +121,8 @@ QString commandLineHelp() {
     text += QStringLiteral(
         "\n"
         "Output: CSV (RFC 4180, UTF-8) with columns url, final_url, host, status, outcome, attempts,\n"
-        "redirects, bytes, content_type, latency_ms, ttfb_ms, error, started_at, finished_at.\n"
+        "redirects, bytes, content_type, latency_ms, ttfb_ms, error, started_at, finished_at,\n"
+        "warning.\n"
         "Outcomes: ok, http_error, timeout, network_error, too_large, invalid_url, cancelled.\n"
         "\n"
         "Files: a regular --output or --summary-json file is written to a temporary file and renamed at\n"
@@ -265,6 +270,8 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
         if (!parseHeader(header, &o.policy, &error))
             return result;
     }
+    o.policy.sendCredentialsCrossOrigin = parser.isSet(QStringLiteral("send-credentials-cross-origin"));
+    o.policy.refusePrivateRedirects = parser.isSet(QStringLiteral("no-private-redirects"));
     if (parser.isSet(QStringLiteral("user-agent"))) {
         o.policy.userAgent = parser.value(QStringLiteral("user-agent")).trimmed();
         if (o.policy.userAgent.isEmpty()) {

@@ -2,6 +2,7 @@
 
 #include "engine/enginecontext.h"
 #include "engine/fetchshard.h"
+#include "engine/filelimit.h"
 #include "engine/inputfeeder.h"
 #include "input/urlnormalizer.h"
 
@@ -68,7 +69,6 @@ public:
     QTimer resultTimer;
     QTimer snapshotTimer;
     QElapsedTimer elapsed;
-    qint64 elapsedBeforeMs = 0;
 
     // Tallies from the results themselves: the only place that sees every URL's end.
     qint64 done = 0;
@@ -115,6 +115,10 @@ void CrawlEnginePrivate::teardown() {
         delete feederThread;
         feederThread = nullptr;
     }
+    // Shards route redirect hops and wake each other (through the budget): none may be deleted while
+    // another still runs.
+    for (FetchShard *shard : context->shards)
+        shard->quiesce();
     for (size_t i = 0; i < context->shards.size(); ++i) {
         FetchShard *shard = context->shards[i];
         QMetaObject::invokeMethod(
@@ -150,7 +154,7 @@ void CrawlEnginePrivate::applyConfig() {
         return;
     {
         QWriteLocker lock(&context->configLock);
-        context->limits = limits;
+        context->limits = limits.withCanonicalHostKeys();
         context->policy = policy;
     }
     context->budget.setGlobalLimit(limits.globalInFlight);
@@ -184,6 +188,7 @@ bool CrawlEngine::start(const InputSource &input, QString *error) {
         return false;
 
     d->teardown();
+    raiseOpenFileLimit();
     d->context = std::make_unique<EngineContext>(d->fetchThreads);
     EngineContext *context = d->context.get();
     context->workerNice = d->workerNice;
@@ -218,7 +223,6 @@ bool CrawlEngine::start(const InputSource &input, QString *error) {
     d->doneAtLastSnapshot = d->failedAtLastSnapshot = d->startedAtLastSnapshot = 0;
     d->smoothedThroughput = 0;
     d->lastSnapshotNs = steadyNowNs();
-    d->elapsedBeforeMs = 0;
     d->elapsed.start();
     d->resultTimer.start();
     d->snapshotTimer.start();
@@ -285,14 +289,7 @@ void CrawlEngine::retry(const QList<CrawlResult> &previous) {
         if (!normalized.ok() || old.outcome == Outcome::Ok)
             continue;      // nothing to fetch for an invalid line or a success
         d->tally(old, -1); // its new result takes the old one's place in the counts
-        Job job;
-        job.id = old.id;
-        job.lineNumber = old.lineNumber;
-        job.inputUrl = normalized.text;
-        job.inputHost = normalized.hostKey;
-        job.currentUrl = normalized.url;
-        job.currentHost = normalized.hostKey;
-        job.enqueuedNs = steadyNowNs();
+        Job job = Job::fromInput(old.id, old.lineNumber, normalized, steadyNowNs());
         d->context->buffered.fetch_add(1);
         d->shardFor(job.inputHost)->enqueue(std::move(job));
     }
@@ -356,7 +353,7 @@ void CrawlEnginePrivate::finishIfDone() {
 CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
     CrawlSnapshot s;
     s.state = state;
-    s.elapsedMs = elapsedBeforeMs + (elapsed.isValid() ? elapsed.elapsed() : 0);
+    s.elapsedMs = elapsed.isValid() ? elapsed.elapsed() : 0;
     s.limits = limits;
     if (!context)
         return s;
@@ -386,10 +383,11 @@ CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
             s.status429 += shard.status429;
             s.rawResponses += shard.rawResponses;
             s.queued += shard.queued;
-            s.inFlight += shard.inFlight;
             started += shard.started;
         }
     }
+    // One counter, not a sum of shards published at different moments (which could exceed the limit).
+    s.inFlight = context->budget.inFlight();
     for (HostSnapshot &host : s.hosts) {
         const auto it = hostTallies.constFind(host.host);
         if (it != hostTallies.cend()) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/filelimit.h"
 #include "engine/job.h"
 #include "engine/sharedbudget.h"
 #include "model/crawllimits.h"
@@ -48,6 +49,7 @@ struct EngineContext {
         , shardStats(size_t(shardCount)) {}
 
     SharedBudget budget;
+    DescriptorReserve descriptorReserve{16}; // released on the first "out of file descriptors"
     std::atomic<bool> stopping{false};
     std::atomic<bool> paused{false};
     int workerNice = 0; // fixed before the threads start

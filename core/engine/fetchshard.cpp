@@ -1,8 +1,8 @@
 #include "engine/fetchshard.h"
 
 #include "input/urlnormalizer.h"
-#include "policy/retryafter.h"
-#include "policy/retrypolicy.h"
+#include "model/cancelreason.h"
+#include "policy/redirectsafety.h"
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -24,51 +24,24 @@ void lowerThreadPriority(int nice) {
         ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), nice);
 }
 
-// QNAM opens at most 6 connections per host:port and queues the rest inside itself, where its transfer
-// timeout would run on queued work; a host never gets more than this many requests on one QNAM.
-constexpr int kConnectionsPerLane = 6;
-
 // The server sees a request a little after we start it (a new connection first needs a handshake, a
 // reused one does not); this keeps the gaps it observes at or above the interval.
 constexpr qint64 kPacingMarginNs = 2'000'000;
 
 constexpr int kDeadlineSweepMs = 50;
+constexpr int kIdleConnectionSeconds = 2;
 constexpr int kPublishMs = 200;
 
 constexpr qint64 msToNs(qint64 ms) {
     return ms * 1'000'000;
 }
 
-bool isTransportError(QNetworkReply::NetworkError error) {
-    return (error >= QNetworkReply::ConnectionRefusedError && error <= QNetworkReply::UnknownNetworkError) ||
-           error == QNetworkReply::ProtocolFailure;
-}
-
-QString describeTransportError(QNetworkReply::NetworkError error, const QString &qtText) {
-    switch (error) {
-    case QNetworkReply::ConnectionRefusedError:
-        return QStringLiteral("connection refused");
-    case QNetworkReply::RemoteHostClosedError:
-        return QStringLiteral("connection closed by the server before the response was complete");
-    case QNetworkReply::HostNotFoundError:
-        return QStringLiteral("host not found (DNS)");
-    case QNetworkReply::TimeoutError:
-        return QStringLiteral("connection timed out");
-    case QNetworkReply::TemporaryNetworkFailureError:
-    case QNetworkReply::NetworkSessionFailedError:
-        return QStringLiteral("network unavailable");
-    case QNetworkReply::ProtocolFailure:
-        return QStringLiteral("malformed HTTP response (%1)").arg(qtText);
-    default:
-        return qtText;
-    }
-}
-
-QString statusText(int status, QNetworkReply *reply) {
-    const QString reason =
-        QString::fromLatin1(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray());
-    return reason.isEmpty() ? QStringLiteral("HTTP %1").arg(status)
-                            : QStringLiteral("HTTP %1 %2").arg(status).arg(reason);
+// Same scheme, host and port as the input URL (the host key carries host and port).
+bool sameOrigin(const Job &job) {
+    if (job.currentHost != job.inputHost)
+        return false;
+    const bool inputHttps = job.inputUrl.startsWith(QLatin1String("https:"));
+    return inputHttps == (job.currentUrl.scheme() == QLatin1String("https"));
 }
 
 } // namespace
@@ -76,6 +49,7 @@ QString statusText(int status, QNetworkReply *reply) {
 FetchShard::FetchShard(int index, EngineContext *context)
     : m_index(index)
     , m_context(context)
+    , m_lanes(this)
     , m_wakeTimer(this)
     , m_deadlineTimer(this)
     , m_publishTimer(this)
@@ -160,12 +134,12 @@ void FetchShard::skipHost(const QString &hostKey) {
             while (!host->queue.empty()) {
                 Job job = std::move(host->queue.front());
                 host->queue.pop_front();
-                cancelJob(job, QStringLiteral("skipped by user: host %1").arg(hostKey));
+                cancelJob(job, skippedHostText(hostKey));
             }
             for (auto it = m_delayed.begin(); it != m_delayed.end();) {
                 if (it->second.currentHost == hostKey) {
                     --host->waitingRetries;
-                    cancelJob(it->second, QStringLiteral("skipped by user: host %1").arg(hostKey));
+                    cancelJob(it->second, skippedHostText(hostKey));
                     it = m_delayed.erase(it);
                 } else {
                     ++it;
@@ -173,6 +147,23 @@ void FetchShard::skipHost(const QString &hostKey) {
             }
         },
         Qt::QueuedConnection);
+}
+
+void FetchShard::quiesce() {
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_stopped = true;
+            m_wakeTimer.stop();
+            m_deadlineTimer.stop();
+            m_publishTimer.stop();
+            for (auto &[reply, flight] : m_inFlight) {
+                reply->disconnect(this);
+                reply->abort();
+            }
+            m_inFlight.clear();
+        },
+        Qt::BlockingQueuedConnection);
 }
 
 void FetchShard::stopNow() {
@@ -183,7 +174,7 @@ void FetchShard::stopNow() {
         replies.push_back(entry.first);
     for (QNetworkReply *reply : replies)
         abortInFlight(reply, AbortReason::Stopped);
-    const QString why = QStringLiteral("crawl stopped before this URL finished");
+    const QString why = stoppedBeforeFinishText();
     for (Host *host : m_hostOrder) {
         while (!host->queue.empty()) {
             Job job = std::move(host->queue.front());
@@ -212,7 +203,7 @@ void FetchShard::drainInbox() {
     const qint64 now = steadyNowNs();
     for (auto &[job, front] : arrived) {
         if (m_stopped)
-            cancelJob(job, QStringLiteral("crawl stopped before this URL finished"));
+            cancelJob(job, stoppedBeforeFinishText());
         else
             placeLocal(std::move(job), front, now);
     }
@@ -221,7 +212,7 @@ void FetchShard::drainInbox() {
 void FetchShard::placeLocal(Job job, bool front, qint64 nowNs) {
     Host *host = hostFor(job.currentHost);
     if (host->skipped) {
-        cancelJob(job, QStringLiteral("skipped by user: host %1").arg(host->key));
+        cancelJob(job, skippedHostText(host->key));
         return;
     }
     if (job.notBeforeNs > nowNs) {
@@ -254,13 +245,39 @@ void FetchShard::refreshConfig() {
         m_policy = m_context->policy;
     }
     m_configVersion = version;
-    m_userAgent =
-        (m_policy.userAgent.isEmpty() ? FetchPolicy::defaultUserAgent() : m_policy.userAgent).toUtf8();
+    m_rateWakeNs = 0; // a changed rate cap applies now, not after the old spacing
+    buildRequestTemplates();
     // A raised limit must start waiting work at once: every host with work gets another look.
     for (Host *host : m_hostOrder) {
         if (!host->queue.empty())
             markRunnable(host);
     }
+}
+
+void FetchShard::buildRequestTemplates() {
+    // Built once per configuration and copied per request: a copy shares the attributes and headers,
+    // where building each request would allocate them again.
+    QNetworkRequest request;
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
+    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
+    // Qt keeps an idle connection 120 s; one per finished host exhausts descriptors on a many-host crawl.
+    request.setAttribute(QNetworkRequest::ConnectionCacheExpiryTimeoutSecondsAttribute,
+                         kIdleConnectionSeconds);
+    // Our own limit bounds decoded bodies (Qt's zip-bomb check would end a big one without an error).
+    request.setDecompressedSafetyCheckThreshold(-1);
+    request.setHeader(QNetworkRequest::UserAgentHeader,
+                      (m_policy.userAgent.isEmpty() ? FetchPolicy::defaultUserAgent() : m_policy.userAgent));
+    // QNAM's transfer timeout is an inactivity timeout; safe because nothing ever queues inside QNAM.
+    request.setTransferTimeout(std::max(1, m_policy.idleTimeoutS) * 1000);
+    QNetworkRequest withoutCredentials = request;
+    for (const auto &[name, value] : m_policy.headers) {
+        request.setRawHeader(name, value);
+        if (!isCredentialHeader(name))
+            withoutCredentials.setRawHeader(name, value);
+    }
+    m_request = request;
+    m_requestWithoutCredentials = withoutCredentials;
 }
 
 FetchShard::Host *FetchShard::hostFor(const QString &key) {
@@ -290,13 +307,7 @@ void FetchShard::scheduleHostWake(Host *host, qint64 atNs) {
 }
 
 qint64 FetchShard::hostBlockedUntil(const Host *host) const {
-    qint64 until = host->backoffUntilNs;
-    const int intervalMs = m_limits.intervalMsFor(host->key);
-    if (intervalMs > 0 && host->started > 0) {
-        const qint64 gap = qint64(double(msToNs(intervalMs)) * host->jitterFactor) + kPacingMarginNs;
-        until = std::max(until, host->lastStartNs + gap);
-    }
-    return until;
+    return host->blockedUntil(m_limits.intervalMsFor(host->key), kPacingMarginNs);
 }
 
 void FetchShard::pump() {
@@ -327,6 +338,12 @@ void FetchShard::pump() {
             markRunnable(host);
         }
     }
+    while (!m_heldSlots.empty() && m_heldSlots.begin()->first <= now) {
+        Host *host = m_heldSlots.begin()->second;
+        m_heldSlots.erase(m_heldSlots.begin());
+        --host->inFlight;
+        markRunnable(host);
+    }
     if (m_rateWakeNs != 0 && m_rateWakeNs <= now)
         m_rateWakeNs = 0;
 
@@ -352,15 +369,18 @@ void FetchShard::pump() {
                 scheduleHostWake(host, blockedUntil);
                 continue;
             }
-            if (const qint64 wait = m_context->budget.reserveRateSlot(now); wait > 0) {
-                m_rateWakeNs = now + wait;
-                break;
-            }
+            // The global slot first: a rate slot reserved while in-flight is the binding limit would be
+            // wasted and make the rate cap undershoot.
             if (!m_context->budget.tryAcquire()) {
                 // Register before the second try so a release in between cannot be missed.
                 m_context->budget.markStarved(m_index);
                 if (!m_context->budget.tryAcquire())
                     break;
+            }
+            if (const qint64 wait = m_context->budget.reserveRateSlot(now); wait > 0) {
+                m_context->budget.release();
+                m_rateWakeNs = now + wait;
+                break;
             }
             m_runnable.pop_front();
             host->inRunnable = false;
@@ -388,6 +408,8 @@ void FetchShard::armWakeTimer(qint64 nowNs) {
         consider(m_timedHosts.top().first);
     if (!m_delayed.empty())
         consider(m_delayed.begin()->first);
+    if (!m_heldSlots.empty())
+        consider(m_heldSlots.begin()->first);
     consider(m_rateWakeNs);
     if (due == 0) {
         m_wakeTimer.stop();
@@ -402,25 +424,6 @@ void FetchShard::armWakeTimer(qint64 nowNs) {
     m_wakeTimer.start(int((waitNs + 999'999) / 1'000'000));
 }
 
-QNetworkAccessManager *FetchShard::laneFor(Host *host, int *laneIndex) {
-    int lane = 0;
-    while (true) {
-        if (size_t(lane) >= host->laneInFlight.size())
-            host->laneInFlight.resize(size_t(lane) + 1, 0);
-        if (size_t(lane) >= m_lanes.size()) {
-            auto *nam = new QNetworkAccessManager(this);
-            nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-            nam->setStrictTransportSecurityEnabled(false);
-            m_lanes.push_back(nam);
-        }
-        if (host->laneInFlight[size_t(lane)] < kConnectionsPerLane)
-            break;
-        ++lane;
-    }
-    *laneIndex = lane;
-    return m_lanes[size_t(lane)];
-}
-
 void FetchShard::startRequest(Host *host, Job job) {
     const qint64 now = steadyNowNs();
     if (!job.continuingRedirect) {
@@ -429,28 +432,26 @@ void FetchShard::startRequest(Host *host, Job job) {
             job.firstStartEpochMs = QDateTime::currentMSecsSinceEpoch();
             m_context->buffered.fetch_sub(1, std::memory_order_relaxed);
         }
-        ++job.attempts;
+        if (!job.redoAttempt)
+            ++job.attempts;
+        job.redoAttempt = false;
         job.redirects = 0;
         job.chain.clear();
+        job.warning.clear();
     }
     job.continuingRedirect = false;
     job.chain.append(job.currentUrl.toString(QUrl::FullyEncoded));
 
-    QNetworkRequest request(job.currentUrl);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
-    request.setHeader(QNetworkRequest::UserAgentHeader, m_userAgent);
-    for (const auto &[name, value] : m_policy.headers)
-        request.setRawHeader(name, value);
-    // QNAM's transfer timeout is an inactivity timeout; safe because nothing ever queues inside QNAM.
-    request.setTransferTimeout(std::max(1, m_policy.idleTimeoutS) * 1000);
+    // Credentials go to the origin the user gave them for, not to wherever a redirect points.
+    const bool withCredentials = m_policy.sendCredentialsCrossOrigin || job.redirects == 0 || sameOrigin(job);
+    QNetworkRequest request(withCredentials ? m_request : m_requestWithoutCredentials);
+    request.setUrl(job.currentUrl);
 
     int lane = 0;
-    QNetworkAccessManager *nam = laneFor(host, &lane);
+    QNetworkAccessManager *nam = m_lanes.laneFor(host->laneInFlight, &lane);
     ++host->inFlight;
     ++host->laneInFlight[size_t(lane)];
-    ++host->started;
+    ++host->stats.started;
     ++m_started;
     host->lastStartNs = now;
     const double jitter = std::clamp(m_limits.jitter, 0.0, 1.0);
@@ -493,6 +494,18 @@ void FetchShard::startRequest(Host *host, Job job) {
         m_deadlineTimer.start();
 }
 
+qint64 FetchShard::abandonedSlotHoldNs(const InFlight &flight, QNetworkReply *reply, qint64 nowNs) const {
+    // A request we gave up on after it reached the server may still be running there: its host slot
+    // stays taken for as long again as it ran (at most the total timeout), so a polite limit of N is
+    // not N plus the abandoned ones. A connect timeout never reached the server: nothing to hold.
+    const bool timedOut =
+        flight.abortReason == AbortReason::TotalDeadline ||
+        (flight.abortReason == AbortReason::None && reply->error() == QNetworkReply::OperationCanceledError);
+    if (!timedOut)
+        return 0;
+    return std::min(nowNs - flight.startNs, msToNs(qint64(std::max(1, m_policy.totalTimeoutS)) * 1000));
+}
+
 FetchShard::InFlight *FetchShard::responding(QNetworkReply *reply) {
     auto it = m_inFlight.find(reply);
     if (it == m_inFlight.end())
@@ -508,6 +521,7 @@ void FetchShard::onMetaData(QNetworkReply *reply) {
     InFlight *flight = responding(reply);
     if (!flight)
         return;
+    flight->headersComplete = true;
     flight->contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
     const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
     if (length.isValid() && length.toLongLong() > m_policy.maxBodyBytes)
@@ -560,202 +574,137 @@ void FetchShard::onFinished(QNetworkReply *reply) {
 
     Host *host = flight.host;
     if (host->awaitingSent == reply)
-        host->awaitingSent = nullptr; // failed before it was written: nothing more to wait for
-    --host->inFlight;
-    --host->laneInFlight[size_t(flight.lane)];
+        host->awaitingSent = nullptr;          // failed before it was written: nothing more to wait for
+    --host->laneInFlight[size_t(flight.lane)]; // the aborted connection is closed: the lane has room
+    const qint64 now = steadyNowNs();
+    if (const qint64 holdNs = abandonedSlotHoldNs(flight, reply, now); holdNs > 0)
+        m_heldSlots.emplace(now + holdNs, host); // released by pump() when due
+    else
+        --host->inFlight;
     m_context->budget.release();
     if (flight.abortReason == AbortReason::None && reply->isOpen())
         flight.bytes += reply->skip(reply->bytesAvailable());
 
-    const qint64 now = steadyNowNs();
     handleResponse(flight, reply, now);
     markRunnable(host);
     wake();
 }
 
+ResponseFacts FetchShard::factsOf(const InFlight &flight, QNetworkReply *reply, qint64 nowNs) {
+    ResponseFacts facts;
+    facts.abortReason = flight.abortReason;
+    facts.networkError = reply->error();
+    if (facts.networkError != QNetworkReply::NoError) {
+        facts.networkErrorText = reply->errorString();
+        // Qt reports EMFILE/ENFILE only through the socket's resource error text.
+        facts.outOfDescriptors = facts.networkErrorText.contains(QLatin1String("Out of resources"));
+    }
+    facts.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (facts.status > 0) {
+        if (facts.status >= 300) { // only error texts and redirects read these
+            facts.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+            facts.location = reply->rawHeader("Location");
+        }
+        facts.contentEncoding = reply->rawHeader("Content-Encoding");
+        // Qt 6.4 drops a head over its limits and goes on with no header at all (so no Content-Length).
+        facts.headersComplete = flight.headersComplete && !reply->rawHeaderPairs().isEmpty();
+        if (flight.bytes == 0)
+            facts.chunked = reply->rawHeader("Transfer-Encoding").toLower().contains("chunked");
+        if (const QVariant declared = reply->header(QNetworkRequest::ContentLengthHeader); declared.isValid())
+            facts.declaredLength = declared.toLongLong();
+        if (facts.status == 429 || facts.status == 503) {
+            facts.retryAfter = reply->rawHeader("Retry-After");
+            if (!facts.retryAfter.isEmpty())
+                facts.nowUtc = QDateTime::currentDateTimeUtc();
+        }
+    }
+    facts.url = flight.job.currentUrl;
+    facts.bodyBytes = flight.bytes;
+    facts.attempts = flight.job.attempts;
+    facts.redirects = flight.job.redirects;
+    facts.spentMs = (nowNs - flight.job.firstStartNs) / 1'000'000;
+    facts.random01 = std::uniform_real_distribution<double>(0, 1)(m_random);
+    return facts;
+}
+
+void FetchShard::countResponse(Host *host, const InFlight &flight, int status, qint64 nowNs) {
+    const qint64 micros = (nowNs - flight.startNs) / 1000;
+    ++m_rawResponses;
+    host->stats.lastStatus = status;
+    host->stats.latency.add(micros);
+    m_allLatency.add(micros);
+    m_recent.add(micros);
+    if (status == 429) {
+        ++host->stats.status429;
+        ++m_status429;
+    }
+}
+
 void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 nowNs) {
     Host *host = flight.host;
     Job &job = flight.job;
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QNetworkReply::NetworkError error = reply->error();
-    job.lastStatus = status;
+    const ResponseFacts facts = factsOf(flight, reply, nowNs);
+    job.lastStatus = facts.status;
+    if (facts.status > 0) {
+        countResponse(host, flight, facts.status, nowNs);
+        m_context->budget.onRequestCompleted();
+    }
 
-    if (status > 0) {
-        const qint64 micros = (nowNs - flight.startNs) / 1000;
-        ++m_rawResponses;
-        host->lastStatus = status;
-        host->latency.add(micros);
-        m_allLatency.add(micros);
-        m_recent.add(micros);
-        if (status == 429) {
-            ++host->status429;
-            ++m_status429;
+    const ResponseDecision decision = decideResponse(facts, m_policy);
+    if (decision.pauseHostMs >= 0) {
+        // The server asked this host to wait: every URL on it waits, other hosts go on.
+        const qint64 until = nowNs + msToNs(decision.pauseHostMs);
+        if (until > host->backoffUntilNs) {
+            host->backoffUntilNs = until;
+            host->backoffUntilEpochMs = QDateTime::currentMSecsSinceEpoch() + decision.pauseHostMs;
         }
     }
-
-    switch (flight.abortReason) {
-    case AbortReason::Stopped:
-        finish(job, Outcome::Cancelled, status, QStringLiteral("crawl stopped before this URL finished"),
-               &flight, nowNs);
+    switch (decision.action) {
+    case ResponseDecision::Action::Finish:
+        finish(job, decision.outcome, facts.status, decision.error, &flight, nowNs);
         return;
-    case AbortReason::TooLarge:
-        finish(job, Outcome::TooLarge, status,
-               QStringLiteral("body larger than the %1-byte limit").arg(m_policy.maxBodyBytes), &flight,
-               nowNs);
+    case ResponseDecision::Action::FollowRedirect:
+        if (!decision.warning.isEmpty())
+            job.warning = decision.warning;
+        followRedirect(job, decision.redirectTo);
         return;
-    case AbortReason::TotalDeadline:
-        job.lastOutcome = Outcome::Timeout;
-        job.lastError =
-            QStringLiteral("no complete response within %1 s (total timeout)").arg(m_policy.totalTimeoutS);
-        retryOrFinish(flight, nowNs, -1);
-        return;
-    case AbortReason::ConnectDeadline:
-        job.lastOutcome = Outcome::Timeout;
-        job.lastError = QStringLiteral("could not connect within %1 s").arg(m_policy.connectTimeoutS);
-        retryOrFinish(flight, nowNs, -1);
-        return;
-    case AbortReason::None:
-        break;
-    }
-
-    if (error == QNetworkReply::OperationCanceledError) {
-        // Nobody here aborted it: QNAM's transfer (inactivity) timeout did.
-        job.lastOutcome = Outcome::Timeout;
-        job.lastError = QStringLiteral("no data for %1 s (inactivity timeout)").arg(m_policy.idleTimeoutS);
-        retryOrFinish(flight, nowNs, -1);
-        return;
-    }
-    if (error == QNetworkReply::SslHandshakeFailedError) {
-        finish(job, Outcome::NetworkError, status,
-               QStringLiteral("TLS handshake failed: %1").arg(reply->errorString()), &flight, nowNs);
-        return;
-    }
-    if (isTransportError(error)) {
-        job.lastOutcome = error == QNetworkReply::TimeoutError ? Outcome::Timeout : Outcome::NetworkError;
-        job.lastError = describeTransportError(error, reply->errorString());
-        retryOrFinish(flight, nowNs, -1);
-        return;
-    }
-    if (status == 0) {
-        finish(job, Outcome::NetworkError, 0,
-               error == QNetworkReply::NoError ? QStringLiteral("no HTTP response") : reply->errorString(),
-               &flight, nowNs);
-        return;
-    }
-
-    if (status >= 300 && status < 400 && status != 304) {
-        const QByteArray location = reply->rawHeader("Location");
-        if (location.isEmpty()) {
-            finish(job, Outcome::HttpError, status,
-                   QStringLiteral("%1 redirect without a Location header").arg(statusText(status, reply)),
-                   &flight, nowNs);
+    case ResponseDecision::Action::Retry:
+        if (decision.attemptNotMade) {
+            // Start the same request again later: a hop stays a hop, an attempt is not counted twice.
+            m_context->budget.onOutOfDescriptors();
+            m_context->descriptorReserve.release();
+            job.notBeforeNs = nowNs + msToNs(decision.retryInMs);
+            job.continuingRedirect = job.redirects > 0;
+            job.redoAttempt = !job.continuingRedirect;
+            if (job.continuingRedirect && !job.chain.isEmpty())
+                job.chain.removeLast();
+            routeJob(std::move(job), true);
             return;
         }
-        const QUrl target = job.currentUrl.resolved(QUrl::fromEncoded(location.trimmed()));
-        followRedirect(flight, status, target);
+        // The URL waits out its own delay too: the host that asked to wait may be a redirect target,
+        // and the retry starts again at the input host.
+        retryLater(job, host, nowNs, decision.retryInMs);
         return;
     }
-    if (status >= 200 && status < 300) {
-        // Qt 6.4 can report a connection reset mid-body as success; a body shorter than its declared
-        // length is a transport failure (only checkable when the body was not content-encoded).
-        const QVariant declared = reply->header(QNetworkRequest::ContentLengthHeader);
-        const QByteArray encoding = reply->rawHeader("Content-Encoding").trimmed().toLower();
-        if (declared.isValid() && (encoding.isEmpty() || encoding == "identity") &&
-            flight.bytes < declared.toLongLong()) {
-            job.lastOutcome = Outcome::NetworkError;
-            job.lastError = QStringLiteral("connection closed after %1 of %2 body bytes")
-                                .arg(flight.bytes)
-                                .arg(declared.toLongLong());
-            retryOrFinish(flight, nowNs, -1);
-            return;
-        }
-        finish(job, Outcome::Ok, status, QString(), &flight, nowNs);
-        return;
-    }
-    job.lastOutcome = Outcome::HttpError;
-    job.lastError = statusText(status, reply);
-    if (!isRetryableStatus(status)) {
-        finish(job, Outcome::HttpError, status, job.lastError, &flight, nowNs);
-        return;
-    }
-    qint64 retryAfterMs = -1;
-    if (status == 429 || status == 503) {
-        if (const auto parsed =
-                parseRetryAfter(reply->rawHeader("Retry-After"), QDateTime::currentDateTimeUtc())) {
-            retryAfterMs = std::min<qint64>(*parsed, qint64(std::max(0, m_policy.maxRetryAfterS)) * 1000);
-            // The server asked this host to wait: every URL on it waits, other hosts go on.
-            const qint64 until = nowNs + msToNs(retryAfterMs);
-            if (until > host->backoffUntilNs) {
-                host->backoffUntilNs = until;
-                host->backoffUntilEpochMs = QDateTime::currentMSecsSinceEpoch() + retryAfterMs;
-            }
-        }
-    }
-    retryOrFinish(flight, nowNs, retryAfterMs);
 }
 
-void FetchShard::followRedirect(InFlight &flight, int status, const QUrl &target) {
-    Job &job = flight.job;
-    const qint64 now = steadyNowNs();
-    const QString scheme = target.scheme().toLower();
-    if (!target.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) ||
-        target.host().isEmpty()) {
-        finish(job, Outcome::HttpError, status,
-               QStringLiteral("HTTP %1 redirect to an unsupported URL: %2")
-                   .arg(status)
-                   .arg(target.toString(QUrl::FullyEncoded)),
-               &flight, now);
-        return;
-    }
-    if (job.redirects >= m_policy.maxRedirects) {
-        finish(job, Outcome::HttpError, status,
-               QStringLiteral("more than %1 redirects (next: %2)")
-                   .arg(m_policy.maxRedirects)
-                   .arg(target.toString(QUrl::FullyEncoded)),
-               &flight, now);
-        return;
-    }
-    QUrl next = target;
-    next.setFragment(QString());
+void FetchShard::followRedirect(Job &job, const QUrl &target) {
     ++job.redirects;
-    job.currentUrl = next;
-    job.currentHost = hostKey(next);
+    job.currentUrl = target;
+    job.currentHost = hostKey(target);
     job.continuingRedirect = true;
     // The hop is a request like any other: it waits for the limits of its own host.
     routeJob(std::move(job), true);
 }
 
-void FetchShard::retryOrFinish(InFlight &flight, qint64 nowNs, qint64 retryAfterMs) {
-    Job &job = flight.job;
-    const int maxAttempts = 1 + std::max(0, m_policy.maxRetries);
-    if (job.attempts >= maxAttempts) {
-        const QString why =
-            maxAttempts > 1 ? QStringLiteral("%1 (after %2 attempts)").arg(job.lastError).arg(job.attempts)
-                            : job.lastError;
-        finish(job, job.lastOutcome, job.lastStatus, why, &flight, nowNs);
-        return;
-    }
-    const qint64 spentMs = (nowNs - job.firstStartNs) / 1'000'000;
-    const qint64 waitMs = retryAfterMs >= 0
-                              ? retryAfterMs
-                              : backoffDelayMs(job.attempts, m_policy.backoffBaseMs, m_policy.backoffCapMs,
-                                               std::uniform_real_distribution<double>(0, 1)(m_random));
-    if (spentMs + waitMs > qint64(m_policy.maxUrlTimeS) * 1000) {
-        finish(job, job.lastOutcome, job.lastStatus,
-               QStringLiteral("%1 (gave up: %2 s per URL exceeded)")
-                   .arg(job.lastError)
-                   .arg(m_policy.maxUrlTimeS),
-               &flight, nowNs);
-        return;
-    }
-    ++flight.host->retries;
+void FetchShard::retryLater(Job &job, Host *host, qint64 nowNs, qint64 waitMs) {
+    ++host->stats.retries;
     ++m_retries;
     // A new attempt starts again from the input URL, without holding any slot while it waits.
     job.continuingRedirect = false;
     job.currentUrl = QUrl(job.inputUrl);
     job.currentHost = job.inputHost;
-    // With Retry-After the whole host is already paused until then; otherwise only this URL waits.
-    job.notBeforeNs = retryAfterMs >= 0 ? 0 : nowNs + msToNs(waitMs);
+    job.notBeforeNs = waitMs > 0 ? nowNs + msToNs(waitMs) : 0;
     routeJob(std::move(job), true);
 }
 
@@ -784,13 +733,13 @@ void FetchShard::finish(Job &job, Outcome outcome, int status, const QString &er
         result.startedAt = QDateTime::fromMSecsSinceEpoch(job.firstStartEpochMs, Qt::UTC);
     result.finishedAt = QDateTime::currentDateTimeUtc();
     result.redirectChain = std::move(job.chain);
+    result.warning = std::move(job.warning);
     m_context->pushResult(std::move(result));
 }
 
 void FetchShard::cancelJob(Job &job, const QString &why) {
     if (job.attempts == 0 && !job.continuingRedirect)
         m_context->buffered.fetch_sub(1, std::memory_order_relaxed);
-    job.lastOutcome = Outcome::Cancelled;
     finish(job, Outcome::Cancelled, job.lastStatus, why, nullptr, steadyNowNs());
 }
 
@@ -803,37 +752,7 @@ void FetchShard::publishStats() {
     ShardStats stats;
     stats.hosts.reserve(qsizetype(m_hostOrder.size()));
     for (Host *host : m_hostOrder) {
-        HostSnapshot h;
-        h.host = host->key;
-        h.inFlight = host->inFlight;
-        h.maxInFlight = m_limits.maxInFlightFor(host->key);
-        h.intervalMs = m_limits.intervalMsFor(host->key);
-        h.overridden = m_limits.hostOverrides.contains(host->key);
-        h.queued = qint64(host->queue.size()) + host->waitingRetries;
-        h.started = host->started;
-        h.retries = host->retries;
-        h.status429 = host->status429;
-        h.lastStatus = host->lastStatus;
-        h.p50Ms = host->latency.percentileMs(0.50);
-        h.p95Ms = host->latency.percentileMs(0.95);
-        h.p99Ms = host->latency.percentileMs(0.99);
-        if (!host->queue.empty())
-            h.oldestQueuedAgeMs = std::max<qint64>(0, (now - host->queue.front().enqueuedNs) / 1'000'000);
-        h.startsPerSec = seconds > 0 ? double(host->started - host->startedAtLastPublish) / seconds : 0.0;
-        host->startedAtLastPublish = host->started;
-
-        const qint64 blockedUntil = hostBlockedUntil(host);
-        if (host->userPaused) {
-            h.state = HostState::Paused;
-        } else if (host->backoffUntilNs > now) {
-            h.state = HostState::BackingOff;
-            h.stateUntilMs = host->backoffUntilEpochMs;
-        } else if (host->inFlight >= h.maxInFlight) {
-            h.state = HostState::Busy;
-        } else if (!host->queue.empty() && blockedUntil > now) {
-            h.state = HostState::Pacing;
-            h.stateUntilMs = epochNow + (blockedUntil - now) / 1'000'000;
-        }
+        HostSnapshot h = host->snapshot(m_limits, now, epochNow, seconds, kPacingMarginNs);
         stats.queued += h.queued;
         stats.inFlight += host->inFlight;
         stats.hosts.append(std::move(h));

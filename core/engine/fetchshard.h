@@ -1,13 +1,17 @@
 #pragma once
 
 #include "engine/enginecontext.h"
+#include "engine/hostqueue.h"
 #include "engine/job.h"
+#include "engine/networklanes.h"
+#include "policy/responsedecision.h"
 #include "stats/latencyhistogram.h"
 
 #include <QElapsedTimer>
 #include <QHash>
 #include <QMutex>
 #include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QObject>
 #include <QTimer>
 #include <queue>
@@ -40,38 +44,14 @@ public:
     void resumeAfterStop();                    // accept work again (retrying after a stop)
     void setHostPaused(const QString &hostKey, bool paused);
     void skipHost(const QString &hostKey);
+    // Teardown, step 1 (blocks until done): no more work, no more requests, nothing routed to other
+    // shards. Only after every shard is quiet may any of them be deleted.
+    void quiesce();
     // Publishes statistics now and returns once they are in the context (the final snapshot needs them).
     void publishAndWait();
 
 private:
-    // Per-host scheduling state; lives as long as the shard.
-    struct Host {
-        QString key;
-        std::deque<Job> queue;
-        int inFlight = 0;
-        std::vector<int> laneInFlight; // requests of this host per QNAM lane (each lane: at most 6)
-        qint64 lastStartNs = 0;
-        // A paced host waits until its latest request was actually written (QNAM writes on its own
-        // thread, later than we ask); pacing then counts from that moment, as the server sees it.
-        QNetworkReply *awaitingSent = nullptr;
-        double jitterFactor = 1.0; // sampled at each start: gap = interval x factor
-        qint64 backoffUntilNs = 0; // server asked to wait (Retry-After)
-        qint64 backoffUntilEpochMs = 0;
-        qint64 waitingRetries = 0; // jobs of this host in the delayed heap
-        bool userPaused = false;
-        bool skipped = false;
-        bool inRunnable = false;
-        qint64 scheduledWakeNs = 0;
-        // statistics
-        qint64 started = 0;
-        qint64 startedAtLastPublish = 0;
-        qint64 retries = 0;
-        qint64 status429 = 0;
-        int lastStatus = 0;
-        LatencyHistogram latency;
-    };
-
-    enum class AbortReason : quint8 { None, TooLarge, TotalDeadline, ConnectDeadline, Stopped };
+    using Host = HostQueue;
 
     struct InFlight {
         Job job;
@@ -83,12 +63,14 @@ private:
         qint64 ttfbNs = 0;
         qint64 bytes = 0;
         QString contentType;
+        bool headersComplete = false; // metaDataChanged arrived
         AbortReason abortReason = AbortReason::None;
     };
 
     void pump();
     void drainInbox();
     void refreshConfig();
+    void buildRequestTemplates();
     Host *hostFor(const QString &key);
     void markRunnable(Host *host);
     void scheduleHostWake(Host *host, qint64 atNs);
@@ -96,17 +78,19 @@ private:
     qint64 hostBlockedUntil(const Host *host) const;
 
     void startRequest(Host *host, Job job);
-    QNetworkAccessManager *laneFor(Host *host, int *laneIndex);
     InFlight *responding(QNetworkReply *reply); // a response is arriving: no connect deadline any more
     void onMetaData(QNetworkReply *reply);
     void onReadyRead(QNetworkReply *reply);
     void onFinished(QNetworkReply *reply);
     void abortInFlight(QNetworkReply *reply, AbortReason reason);
     void sweepDeadlines();
+    qint64 abandonedSlotHoldNs(const InFlight &flight, QNetworkReply *reply, qint64 nowNs) const;
 
+    ResponseFacts factsOf(const InFlight &flight, QNetworkReply *reply, qint64 nowNs);
+    void countResponse(Host *host, const InFlight &flight, int status, qint64 nowNs);
     void handleResponse(InFlight &flight, QNetworkReply *reply, qint64 nowNs);
-    void followRedirect(InFlight &flight, int status, const QUrl &target);
-    void retryOrFinish(InFlight &flight, qint64 nowNs, qint64 retryAfterMs);
+    void followRedirect(Job &job, const QUrl &target);
+    void retryLater(Job &job, Host *host, qint64 nowNs, qint64 waitMs);
     void finish(Job &job, Outcome outcome, int status, const QString &error, const InFlight *last,
                 qint64 nowNs);
     void cancelJob(Job &job, const QString &why);
@@ -128,16 +112,18 @@ private:
     quint64 m_configVersion = 0;
     CrawlLimits m_limits;
     FetchPolicy m_policy;
-    QByteArray m_userAgent;
+    QNetworkRequest m_request;                   // every request starts as a copy of this
+    QNetworkRequest m_requestWithoutCredentials; // ... or this, on a hop to another origin
 
     std::unordered_map<QString, std::unique_ptr<Host>> m_hosts;
     std::vector<Host *> m_hostOrder; // creation order, for stable snapshots
     std::deque<Host *> m_runnable;
     using TimedHost = std::pair<qint64, Host *>;
     std::priority_queue<TimedHost, std::vector<TimedHost>, std::greater<>> m_timedHosts;
-    std::multimap<qint64, Job> m_delayed; // retries waiting for their backoff, by due time
+    std::multimap<qint64, Job> m_delayed;      // retries waiting for their backoff, by due time
+    std::multimap<qint64, Host *> m_heldSlots; // host slots of abandoned requests, by release time
 
-    std::vector<QNetworkAccessManager *> m_lanes;
+    NetworkLanes m_lanes;
     std::unordered_map<QNetworkReply *, InFlight> m_inFlight;
     bool m_stopped = false;
 

@@ -132,14 +132,7 @@ void InputFeeder::readSome() {
             duplicates.fetch_add(1);
             continue;
         }
-        Job job;
-        job.id = m_nextId++;
-        job.lineNumber = line->lineNumber;
-        job.inputUrl = line->normalized.text;
-        job.inputHost = line->normalized.hostKey;
-        job.currentUrl = line->normalized.url;
-        job.currentHost = job.inputHost;
-        job.enqueuedNs = steadyNowNs();
+        Job job = Job::fromInput(m_nextId++, line->lineNumber, line->normalized, steadyNowNs());
         produced.fetch_add(1);
         m_context->buffered.fetch_add(1, std::memory_order_relaxed);
         m_context->shards[size_t(m_context->shardFor(job.inputHost))]->enqueue(std::move(job));

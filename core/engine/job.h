@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/outcome.h"
+#include "input/urlnormalizer.h"
 
 #include <QString>
 #include <QStringList>
@@ -20,15 +20,27 @@ struct Job {
     int attempts = 0;                // attempts started (redirect hops are not attempts)
     int redirects = 0;               // hops followed in the current attempt
     bool continuingRedirect = false; // the next start is a hop, not a new attempt
+    bool redoAttempt = false;        // the next start repeats an attempt that never reached the server
     QStringList chain;               // URLs requested in the current attempt
+    QString warning;                 // of the current attempt (see CrawlResult::warning)
     qint64 notBeforeNs = 0;          // a retry waits for its backoff until then
     qint64 enqueuedNs = 0;           // when it first entered a queue (for "oldest queued" ages)
     qint64 firstStartNs = 0;         // steady clock, first request of the first attempt
     qint64 firstStartEpochMs = 0;
-    // What the last attempt ended with, reported if it stays the last one.
-    int lastStatus = 0;
-    Outcome lastOutcome = Outcome::Cancelled;
-    QString lastError;
+    int lastStatus = 0; // of the last response (reported if the URL is cancelled while it waits)
+
+    // A URL entering the engine (read from the list, or queued again by a retry).
+    static Job fromInput(quint64 id, qint64 lineNumber, const NormalizedUrl &url, qint64 enqueuedNs) {
+        Job job;
+        job.id = id;
+        job.lineNumber = lineNumber;
+        job.inputUrl = url.text;
+        job.inputHost = url.hostKey;
+        job.currentUrl = url.url;
+        job.currentHost = url.hostKey;
+        job.enqueuedNs = enqueuedNs;
+        return job;
+    }
 };
 
 } // namespace crawl

@@ -25,6 +25,9 @@ struct CrawlLimits {
 
     int maxInFlightFor(const QString &hostKey) const;
     int intervalMsFor(const QString &hostKey) const;
+    // The same limits with every override keyed as the engine keys hosts (an IDN name in its ASCII
+    // "xn--" form, lower case), so "bücher.de:80" matches the URL's host.
+    CrawlLimits withCanonicalHostKeys() const;
     bool operator==(const CrawlLimits &) const = default;
 };
 

@@ -28,6 +28,7 @@ struct CrawlResult {
     QDateTime startedAt;       // first request of the first attempt (UTC); invalid when never started
     QDateTime finishedAt;      // when the outcome was decided (UTC)
     QStringList redirectChain; // every hop's URL in the last attempt, first to last (for details views)
+    QString warning;           // something the user should know even when ok (e.g. a private redirect)
 };
 
 } // namespace crawl

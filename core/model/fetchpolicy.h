@@ -22,6 +22,11 @@ struct FetchPolicy {
     int maxRedirects = 10;
     QString userAgent;                            // empty = defaultUserAgent()
     QList<QPair<QByteArray, QByteArray>> headers; // extra request headers
+    // Credential headers (see isCredentialHeader) go only to the input URL's origin unless this is set.
+    bool sendCredentialsCrossOrigin = false;
+    // A redirect from a public host to a private or loopback address fails instead of being followed
+    // (it is always recorded in the result's warning).
+    bool refusePrivateRedirects = false;
 
     static QString defaultUserAgent();
     bool operator==(const FetchPolicy &) const = default;

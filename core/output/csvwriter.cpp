@@ -35,11 +35,11 @@ QString isoUtcMs(const QDateTime &time) {
 }
 
 QStringList resultCsvColumns() {
-    return {QStringLiteral("url"),        QStringLiteral("final_url"),  QStringLiteral("host"),
-            QStringLiteral("status"),     QStringLiteral("outcome"),    QStringLiteral("attempts"),
-            QStringLiteral("redirects"),  QStringLiteral("bytes"),      QStringLiteral("content_type"),
-            QStringLiteral("latency_ms"), QStringLiteral("ttfb_ms"),    QStringLiteral("error"),
-            QStringLiteral("started_at"), QStringLiteral("finished_at")};
+    return {QStringLiteral("url"),        QStringLiteral("final_url"),   QStringLiteral("host"),
+            QStringLiteral("status"),     QStringLiteral("outcome"),     QStringLiteral("attempts"),
+            QStringLiteral("redirects"),  QStringLiteral("bytes"),       QStringLiteral("content_type"),
+            QStringLiteral("latency_ms"), QStringLiteral("ttfb_ms"),     QStringLiteral("error"),
+            QStringLiteral("started_at"), QStringLiteral("finished_at"), QStringLiteral("warning")};
 }
 
 QByteArray resultCsvHeader() {
@@ -64,7 +64,8 @@ QByteArray resultCsvRow(const CrawlResult &r) {
     row += optionalNumber(r.ttfbMs) + ',';
     row += csvField(redactUrlPasswords(r.error)) + ',';
     row += isoUtcMs(r.startedAt).toLatin1() + ',';
-    row += isoUtcMs(r.finishedAt).toLatin1();
+    row += isoUtcMs(r.finishedAt).toLatin1() + ',';
+    row += csvField(r.warning);
     row += "\r\n";
     return row;
 }

@@ -16,7 +16,7 @@ QByteArray csvField(const QString &text);
 QByteArray csvFieldNumber(qint64 value); // numbers are never neutralized (negative numbers stay numbers)
 
 // The result CSV: header `url,final_url,host,status,outcome,attempts,redirects,bytes,content_type,
-// latency_ms,ttfb_ms,error,started_at,finished_at`, then one row per result.
+// latency_ms,ttfb_ms,error,started_at,finished_at,warning`, then one row per result.
 QStringList resultCsvColumns();
 QByteArray resultCsvHeader();
 QByteArray resultCsvRow(const CrawlResult &result); // URL passwords redacted (urlredaction.h)

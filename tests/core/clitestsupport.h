@@ -16,8 +16,8 @@ namespace clitest {
 inline const QString kHeader =
     QStringLiteral("url,final_url,host,status,outcome,attempts,redirects,bytes,content_"
                    "type,latency_ms,ttfb_ms,error,started_at,"
-                   "finished_at");
-inline constexpr int kColumns = 14;
+                   "finished_at,warning");
+inline constexpr int kColumns = 15;
 enum Column {
     Url = 0,
     FinalUrl,

@@ -34,10 +34,10 @@ private Q_SLOTS:
         QVERIFY(row.endsWith("\r\n"));
         QCOMPARE(row.count(','), resultCsvColumns().size() - 1);
         QVERIFY(row.contains(",http_error,"));
-        QVERIFY(row.endsWith("2026-11-29T08:01:02.345Z\r\n"));
+        QVERIFY(row.endsWith("2026-11-29T08:01:02.345Z,\r\n"));
         QCOMPARE(resultCsvHeader(),
                  QByteArray("url,final_url,host,status,outcome,attempts,redirects,bytes,"
-                            "content_type,latency_ms,ttfb_ms,error,started_at,finished_at\r\n"));
+                            "content_type,latency_ms,ttfb_ms,error,started_at,finished_at,warning\r\n"));
     }
 
     void rowRedactsUrlPasswords() {

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QObject>
+
+#include <vector>
+
+class QNetworkAccessManager;
+
+namespace crawl {
+
+// The QNetworkAccessManagers of one shard. Qt 6.4 opens at most 6 connections per host:port per QNAM
+// and queues the rest inside itself, where its transfer timeout would run on queued work; so a host
+// never gets more than 6 requests on one QNAM, and a higher per-host limit spreads over more lanes.
+class NetworkLanes {
+public:
+    static constexpr int kConnectionsPerLane = 6;
+
+    explicit NetworkLanes(QObject *owner)
+        : m_owner(owner) {}
+
+    // The first lane with room for one more request of a host whose per-lane counts are
+    // `hostLaneInFlight` (grown as needed); creates the lane on first use.
+    QNetworkAccessManager *laneFor(std::vector<int> &hostLaneInFlight, int *laneIndex);
+
+    const std::vector<QNetworkAccessManager *> &all() const { return m_lanes; }
+
+private:
+    QObject *const m_owner; // parent of every QNAM (they live in its thread)
+    std::vector<QNetworkAccessManager *> m_lanes;
+};
+
+} // namespace crawl

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "stats/latencyhistogram.h"
+
+#include <QtGlobal>
+
+namespace crawl {
+
+// What a shard counts about one host for the live view; scheduling never reads it.
+struct HostStats {
+    qint64 started = 0; // requests started (attempts and redirect hops)
+    qint64 startedAtLastPublish = 0;
+    qint64 retries = 0;
+    qint64 status429 = 0;
+    int lastStatus = 0;
+    LatencyHistogram latency;
+
+    // Starts per second since the previous call (which this call becomes).
+    double takeStartRate(double seconds) {
+        const double rate = seconds > 0 ? double(started - startedAtLastPublish) / seconds : 0.0;
+        startedAtLastPublish = started;
+        return rate;
+    }
+};
+
+} // namespace crawl
