@@ -269,15 +269,14 @@ QTableView *MainWindow::makeTable(QWidget *parent) {
     return view;
 }
 
-// A failures or results table: sorted on demand by a click on a header; no sort indicator until then,
-// and none again once new rows arrive unsorted.
+// A failures or results table: sorted on demand by a click on a header (a second click reverses it);
+// the sort holds while new rows stream in.
 QTableView *MainWindow::makeResultsTable(ResultFilterSortModel *model, const QString &objectName) {
     QTableView *view = makeTable(nullptr);
     view->setObjectName(objectName);
     view->setModel(model);
     view->setSortingEnabled(true);
     view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-    connect(model, &ResultFilterSortModel::sortInvalidated, this, [this, view] { clearSortIndicator(view); });
     return view;
 }
 
@@ -953,7 +952,7 @@ void MainWindow::showFailureDetails() {
 }
 
 void MainWindow::clearSortIndicator(QTableView *view) {
-    // New rows arrived after a sort on demand (or the filter changed): the order no longer holds.
+    // No sort chosen yet: the rows show in arrival order.
     const QSignalBlocker blocker(view->horizontalHeader());
     view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
 }
