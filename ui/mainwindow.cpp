@@ -190,7 +190,17 @@ void MainWindow::createActions() {
              tr("Stop the crawl: requests in flight are cancelled, unfinished URLs end as cancelled"));
     m_retryAction =
         make(tr("&Retry Failed"), QStringLiteral("view-refresh"), QKeySequence(Qt::CTRL | Qt::Key_R),
-             tr("Queue the selected failures again (all failures when none is selected)"));
+             tr("Queue the transient failures again: timeouts, network errors, 408/429/5xx and cancelled "
+                "URLs. Permanent answers (403, 404, 410, redirect limits) stay as they are"));
+    m_retryAction->setObjectName(QStringLiteral("retryTransient"));
+    m_retryAllAction = make(tr("Retry &All Failures"), QStringLiteral("view-refresh"),
+                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+                            tr("Queue every failure again, permanent ones (403, 404, 410, …) included"));
+    m_retryAllAction->setObjectName(QStringLiteral("retryAll"));
+    m_retrySelectedAction =
+        make(tr("Retry &Selected Failures"), QStringLiteral("view-refresh"), QKeySequence(),
+             tr("Queue the failures selected in the Failures table again"));
+    m_retrySelectedAction->setObjectName(QStringLiteral("retrySelected"));
     m_exportAction =
         make(tr("&Export CSV…"), QStringLiteral("document-save-as"), QKeySequence(Qt::CTRL | Qt::Key_E),
              tr("Write all results as CSV (the same columns as the command line)"));
@@ -211,7 +221,9 @@ void MainWindow::createActions() {
     });
     connect(m_pauseAction, &QAction::triggered, this, &MainWindow::pauseOrResume);
     connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopCrawl);
-    connect(m_retryAction, &QAction::triggered, this, [this] { retryFailed(true); });
+    connect(m_retryAction, &QAction::triggered, this, [this] { retryFailed(RetryScope::Transient); });
+    connect(m_retryAllAction, &QAction::triggered, this, [this] { retryFailed(RetryScope::AllFailures); });
+    connect(m_retrySelectedAction, &QAction::triggered, this, [this] { retryFailed(RetryScope::Selected); });
     connect(m_exportAction, &QAction::triggered, this, [this] { exportDialog(false); });
     connect(m_exportFailuresAction, &QAction::triggered, this, [this] { exportDialog(true); });
     connect(quitAction, &QAction::triggered, this, &QWidget::close);
@@ -231,6 +243,8 @@ void MainWindow::createActions() {
     crawlMenu->addAction(m_stopAction);
     crawlMenu->addSeparator();
     crawlMenu->addAction(m_retryAction);
+    crawlMenu->addAction(m_retryAllAction);
+    crawlMenu->addAction(m_retrySelectedAction);
 
     auto *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
@@ -244,6 +258,15 @@ void MainWindow::createActions() {
     toolbar->addAction(m_stopAction);
     toolbar->addSeparator();
     toolbar->addAction(m_retryAction);
+    // The toolbar button retries transient failures; its arrow offers the other choices.
+    if (auto *retryButton = qobject_cast<QToolButton *>(toolbar->widgetForAction(m_retryAction))) {
+        auto *retryMenu = new QMenu(retryButton);
+        retryMenu->addAction(m_retryAction);
+        retryMenu->addAction(m_retryAllAction);
+        retryMenu->addAction(m_retrySelectedAction);
+        retryButton->setMenu(retryMenu);
+        retryButton->setPopupMode(QToolButton::MenuButtonPopup);
+    }
     toolbar->addAction(m_exportAction);
 
     m_aboutAction = aboutAction;
@@ -445,11 +468,8 @@ void MainWindow::createCentralWidgets() {
         connect(copy, &QAction::triggered, this, [this, view] { copySelectedUrls(view); });
         view->addAction(copy);
         view->setContextMenuPolicy(Qt::ActionsContextMenu);
-        if (view == m_failuresView) {
-            auto *retry = new QAction(actionIcon(QStringLiteral("view-refresh")), tr("Retry Selected"), view);
-            connect(retry, &QAction::triggered, this, [this] { retryFailed(true); });
-            view->addAction(retry);
-        }
+        if (view == m_failuresView)
+            view->addAction(m_retrySelectedAction);
     }
 
     m_tabs = new QTabWidget;
@@ -642,6 +662,7 @@ void MainWindow::startCrawl() {
     if (crawl::isActive(m_engine->state()))
         return;
     m_pendingResults.clear();
+    m_retrying.clear();
     m_resultsFlush.stop();
     m_results->clear();
     m_hosts->clear();
@@ -691,33 +712,34 @@ void MainWindow::stopCrawl() {
     updateActions();
 }
 
-void MainWindow::retryFailed(bool selectedOnly) {
+void MainWindow::retryFailed(RetryScope scope) {
     flushResults();
     QList<crawl::CrawlResult> retry;
-    auto wanted = [](crawl::Outcome outcome) {
-        // An invalid line stays invalid however often it is tried.
-        return crawl::isFailure(outcome) && outcome != crawl::Outcome::InvalidUrl;
-    };
-    const QModelIndexList selected = selectedOnly && m_tabs->currentIndex() == 1
-                                         ? m_failuresView->selectionModel()->selectedRows()
-                                         : QModelIndexList();
-    if (!selected.isEmpty()) {
+    const ResultStore &store = m_results->store();
+    if (scope == RetryScope::Selected) {
+        const QModelIndexList selected = m_failuresView->selectionModel()->selectedRows();
         for (const QModelIndex &index : selected) {
             const int row = m_failuresFilter->sourceRow(index.row());
-            if (wanted(m_results->store().outcome(row)))
+            if (wantsRetry(scope, store.outcome(row), store.row(row).status))
                 retry.append(m_results->result(row));
         }
     } else {
-        const ResultStore &store = m_results->store();
         for (qsizetype row = 0; row < store.size(); ++row) {
-            if (wanted(store.outcome(row)))
+            if (wantsRetry(scope, store.outcome(row), store.row(row).status))
                 retry.append(store.result(row));
         }
     }
     if (retry.isEmpty()) {
-        statusBar()->showMessage(tr("No failed URLs to retry"), 5'000);
+        statusBar()->showMessage(scope == RetryScope::Selected ? tr("Select the failures to retry first")
+                                 : scope == RetryScope::Transient
+                                     ? tr("No transient failures to retry (Retry All Failures re-queues "
+                                          "permanent ones too)")
+                                     : tr("No failed URLs to retry"),
+                                 5'000);
         return;
     }
+    for (const crawl::CrawlResult &r : std::as_const(retry))
+        m_retrying.insert(r.id);
     m_engine->retry(retry);
     statusBar()->showMessage(tr("Queued %n failed URL(s) again", nullptr, int(retry.size())), 5'000);
     updateActions();
@@ -810,7 +832,17 @@ void MainWindow::showHostsMenu(const QPoint &pos) {
 void MainWindow::onResults(const QList<crawl::CrawlResult> &results) {
     // The engine batches every ~100 ms; the views take them at a few hertz (each insert repaints the
     // visible rows of the open table, which costs far more than the insert itself).
-    m_pendingResults.append(results);
+    if (m_retrying.isEmpty()) {
+        m_pendingResults.append(results);
+    } else {
+        // A retried URL that was cancelled (Stop, Skip) never got its new answer: its row keeps the
+        // diagnosis it had ("410", "more than 10 redirects") instead of "cancelled · attempts 0".
+        for (const crawl::CrawlResult &r : results) {
+            if (m_retrying.remove(r.id) && r.outcome == crawl::Outcome::Cancelled)
+                continue;
+            m_pendingResults.append(r);
+        }
+    }
     if (!m_resultsFlush.isActive())
         m_resultsFlush.start();
 }
@@ -892,7 +924,10 @@ void MainWindow::updateActions() {
                                                  : QStringLiteral("media-playback-pause")));
     }
     m_stopAction->setEnabled(state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused);
-    m_retryAction->setEnabled(m_results->failureCount() > 0 && state != crawl::CrawlState::Stopping);
+    const bool canRetry = m_results->failureCount() > 0 && state != crawl::CrawlState::Stopping;
+    m_retryAction->setEnabled(canRetry);
+    m_retryAllAction->setEnabled(canRetry);
+    m_retrySelectedAction->setEnabled(canRetry);
     const bool canExport = m_results->rowCount() > 0 && !m_exporter->isRunning();
     m_exportAction->setEnabled(canExport);
     m_exportFailuresAction->setEnabled(canExport && m_results->failureCount() > 0);

@@ -6,10 +6,12 @@
 #include "model/crawlresult.h"
 #include "model/crawlsnapshot.h"
 #include "model/fetchpolicy.h"
+#include "models/retryselection.h"
 
 #include <QHash>
 #include <QList>
 #include <QMainWindow>
+#include <QSet>
 #include <QTimer>
 
 #include <optional>
@@ -54,8 +56,10 @@ public:
     void loadText(const QByteArray &utf8, const QString &displayName);
     void startCrawl();
     void pauseOrResume();
-    void stopCrawl();                    // asks first while running (unless confirmations are off)
-    void retryFailed(bool selectedOnly); // selected rows of the failures table, or every failure
+    void stopCrawl(); // asks first while running (unless confirmations are off)
+    // Queues failures again. A row keeps its previous result until the new attempt finishes; a retry
+    // that is cancelled (Stop, Skip) leaves the previous result in place.
+    void retryFailed(RetryScope scope);
     bool exportCsv(const QString &path, bool failuresOnly); // false if an export is already running
 
     crawl::CrawlEngine *engine() const { return m_engine; }
@@ -157,7 +161,9 @@ private:
     QAction *m_startAction = nullptr;
     QAction *m_pauseAction = nullptr;
     QAction *m_stopAction = nullptr;
-    QAction *m_retryAction = nullptr;
+    QAction *m_retryAction = nullptr; // transient failures
+    QAction *m_retryAllAction = nullptr;
+    QAction *m_retrySelectedAction = nullptr;
     QAction *m_exportAction = nullptr;
     QAction *m_exportFailuresAction = nullptr;
     QAction *m_aboutAction = nullptr;
@@ -174,6 +180,7 @@ private:
     QTimer m_closeTimeout;
     QTimer m_resultsFlush;
     QList<crawl::CrawlResult> m_pendingResults;
+    QSet<quint64> m_retrying; // ids re-queued by a retry whose new result has not arrived yet
 };
 
 } // namespace ui
