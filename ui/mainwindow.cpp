@@ -9,6 +9,8 @@
 #include "models/hostsmodel.h"
 #include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
+#include "status/etaestimate.h"
+#include "status/windowtitle.h"
 #include "widgets/inflightbardelegate.h"
 #include "widgets/limitspanel.h"
 
@@ -539,12 +541,15 @@ void MainWindow::createStatusBar() {
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     statusBar()->addPermanentWidget(m_progress);
-    m_rateLabel =
-        label(tr("URLs finished per second (last snapshot period)"), QStringLiteral("9999.9 URLs/s"));
+    m_rateLabel = label(tr("URLs finished per second, averaged over the last 5 seconds (after the crawl: "
+                           "its average)"),
+                        QStringLiteral("9999.9 URLs/s"));
     m_inFlightLabel = label(tr("Requests in flight over all hosts"), QStringLiteral("In flight: 256"));
     m_failuresLabel = label(tr("URLs that did not end ok"), QStringLiteral("Failures: 100,000"));
     m_elapsedLabel = label(tr("Time since the crawl started"), QStringLiteral("Elapsed 0:00:00"));
-    m_etaLabel = label(tr("Estimated time to finish at the current rate"), QStringLiteral("ETA 0:00:00"));
+    m_etaLabel = label(tr("Estimated time to finish: the current rate, but never less than the slowest "
+                          "host's pacing, latency and back-off allow; paused hosts are counted apart"),
+                       QStringLiteral("waiting on 1 host until 00:00:00"));
     updateStatus(m_lastSnapshot);
 }
 
@@ -589,7 +594,7 @@ void MainWindow::loadSource(const crawl::InputSource &source, const QString &dis
     // Start works at once.
     m_input = source;
     m_inputName = displayName;
-    setWindowTitle(tr("%1 — Crawlscope").arg(displayName));
+    setWindowTitle(crawlWindowTitle(m_inputName, m_lastSnapshot));
     m_bannerText->setText(tr("Reading <b>%1</b>…").arg(displayName.toHtmlEscaped()));
     m_banner->show();
     m_taskProgress->setVisible(true);
@@ -669,6 +674,7 @@ void MainWindow::startCrawl() {
     m_charts->clear();
     m_failureDetails->clear();
     m_lastSnapshot = crawl::CrawlSnapshot{};
+    m_throughput.clear();
     applyLimits();
     applyFetchPolicy();
     QString error;
@@ -859,6 +865,7 @@ void MainWindow::flushResults() {
 void MainWindow::onSnapshot(const crawl::CrawlSnapshot &snapshot) {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_lastSnapshot = snapshot;
+    m_throughput.add(now, snapshot.done);
     m_hosts->setHosts(snapshot.hosts, now);
     m_charts->addSnapshot(snapshot, now);
     updateStatus(snapshot);
@@ -901,12 +908,17 @@ void MainWindow::updateStatus(const crawl::CrawlSnapshot &s) {
         m_progress->setValue(0);
         m_progress->setFormat(tr("No crawl"));
     }
-    m_rateLabel->setText(tr("%1 URLs/s").arg(s.throughputPerSec, 0, 'f', 1));
+    // Smoothed over the last seconds while crawling; the whole crawl's average once it has ended.
+    const double rate = s.state == crawl::CrawlState::Finished
+                            ? (s.elapsedMs > 0 ? double(s.done) * 1000.0 / double(s.elapsedMs) : 0.0)
+                            : m_throughput.perSecond();
+    m_rateLabel->setText(rate < 0 ? tr("– URLs/s") : tr("%1 URLs/s").arg(rate, 0, 'f', 1));
     m_inFlightLabel->setText(tr("In flight: %1").arg(s.inFlight));
     m_failuresLabel->setText(tr("Failures: %1").arg(number(s.failed)));
     m_elapsedLabel->setText(tr("Elapsed %1").arg(crawl::formatDuration(s.elapsedMs)));
-    m_etaLabel->setText(tr("ETA %1").arg(
-        s.state == crawl::CrawlState::Running ? crawl::formatDuration(s.etaMs) : QStringLiteral("–")));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_etaLabel->setText(etaText(estimateEta(s, rate, now), s.state));
+    setWindowTitle(crawlWindowTitle(m_inputName, s));
 }
 
 void MainWindow::updateActions() {

@@ -7,6 +7,7 @@
 #include "model/crawlsnapshot.h"
 #include "model/fetchpolicy.h"
 #include "models/retryselection.h"
+#include "status/throughputmeter.h"
 
 #include <QHash>
 #include <QList>
@@ -180,7 +181,8 @@ private:
     QTimer m_closeTimeout;
     QTimer m_resultsFlush;
     QList<crawl::CrawlResult> m_pendingResults;
-    QSet<quint64> m_retrying; // ids re-queued by a retry whose new result has not arrived yet
+    QSet<quint64> m_retrying;
+    ThroughputMeter m_throughput; // ids re-queued by a retry whose new result has not arrived yet
 };
 
 } // namespace ui

@@ -11,6 +11,7 @@
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -76,6 +77,15 @@ private Q_SLOTS:
         window.startCrawl();
         QVERIFY(QTest::qWaitFor([&] { return model->rowCount() >= 20; }, 15'000));
 
+        // The title shows the progress while the crawl runs (the task bar's view of it).
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return QRegularExpression(QStringLiteral("^\\d+% — sort — Crawlscope$"))
+                    .match(window.windowTitle())
+                    .hasMatch();
+            },
+            5'000));
+
         // First click: ascending. More batches arrive and the order holds.
         clickHeader(view, ui::ResultsModel::LatencyColumn);
         QCOMPARE(view->horizontalHeader()->sortIndicatorSection(), int(ui::ResultsModel::LatencyColumn));
@@ -111,6 +121,7 @@ private Q_SLOTS:
         QCOMPARE(view->horizontalHeader()->sortIndicatorSection(), int(ui::ResultsModel::LatencyColumn));
         QCOMPARE(view->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
         QCOMPARE(view->currentIndex().data().toString(), selectedUrl);
+        QCOMPARE(window.windowTitle(), QStringLiteral("sort — Crawlscope"));
 
         // A filter change keeps the sort too.
         auto *proxy = qobject_cast<ui::ResultFilterSortModel *>(model);
