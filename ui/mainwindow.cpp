@@ -390,13 +390,18 @@ void MainWindow::createCentralWidgets() {
     m_hostsView = makeTable(nullptr);
     m_hostsView->setObjectName(QStringLiteral("hostsView"));
     m_hostsView->setModel(m_hostsSort);
+    // Host names are read from the left ("127.0.0.2:18291"): never cut them there.
+    m_hostsView->setTextElideMode(Qt::ElideRight);
     m_hostsView->setSortingEnabled(true);
     m_hostsView->sortByColumn(HostsModel::HostColumn, Qt::AscendingOrder);
     m_hostsView->setItemDelegateForColumn(HostsModel::InFlightColumn, new InFlightBarDelegate(m_hostsView));
     m_hostsView->setContextMenuPolicy(Qt::CustomContextMenu);
     m_hostsView->setToolTip(
         tr("Right-click a host to pause, resume or skip it, or to give it its own limits"));
-    setColumnWidths(m_hostsView, {{HostsModel::HostColumn, 170},
+    const int hostWidth =
+        m_hostsView->fontMetrics().horizontalAdvance(QStringLiteral("255.255.255.255:65535  · override")) +
+        24;
+    setColumnWidths(m_hostsView, {{HostsModel::HostColumn, hostWidth},
                                   {HostsModel::StateColumn, 150},
                                   {HostsModel::InFlightColumn, 110},
                                   {HostsModel::QueuedColumn, 70},
@@ -820,8 +825,10 @@ void MainWindow::showHostsMenu(const QPoint &pos) {
         if (!m_confirm ||
             QMessageBox::question(this, tr("Skip %1?").arg(host),
                                   tr("Every URL of %1 not yet started ends as cancelled.").arg(host)) ==
-                QMessageBox::Yes)
+                QMessageBox::Yes) {
             m_engine->skipHost(host);
+            m_hosts->markSkipped(host);
+        }
     } else if (chosen == limits) {
         crawl::CrawlLimits global;
         m_limits->applyTo(&global);
@@ -866,6 +873,7 @@ void MainWindow::onSnapshot(const crawl::CrawlSnapshot &snapshot) {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_lastSnapshot = snapshot;
     m_throughput.add(now, snapshot.done);
+    m_hosts->setCrawlState(snapshot.state);
     m_hosts->setHosts(snapshot.hosts, now);
     m_charts->addSnapshot(snapshot, now);
     updateStatus(snapshot);
@@ -877,6 +885,7 @@ void MainWindow::onFinished(const crawl::CrawlSummary &summary) {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_lastSnapshot = summary.last;
     m_lastSnapshot.state = crawl::CrawlState::Finished;
+    m_hosts->setCrawlState(crawl::CrawlState::Finished);
     m_hosts->setHosts(summary.last.hosts, now);
     m_charts->addSnapshot(summary.last, now);
     updateStatus(m_lastSnapshot);

@@ -254,6 +254,8 @@ private Q_SLOTS:
         crawl::HostSnapshot backing = makeHost(QStringLiteral("c:80"), 0, 2);
         backing.state = crawl::HostState::BackingOff;
         backing.stateUntilMs = 10'000;
+        backing.queued = 3;
+        model.setCrawlState(crawl::CrawlState::Running);
         // A snapshot without a/b and with a new host: a/b keep their rows, c is appended, nothing resets.
         model.setHosts({backing}, 7'500);
         QCOMPARE(reset.size(), 0);
