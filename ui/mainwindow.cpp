@@ -11,6 +11,7 @@
 #include "models/resultsmodel.h"
 #include "status/etaestimate.h"
 #include "status/windowtitle.h"
+#include "widgets/elidingdelegate.h"
 #include "widgets/inflightbardelegate.h"
 #include "widgets/limitspanel.h"
 
@@ -203,12 +204,18 @@ void MainWindow::createActions() {
         make(tr("Retry &Selected Failures"), QStringLiteral("view-refresh"), QKeySequence(),
              tr("Queue the failures selected in the Failures table again"));
     m_retrySelectedAction->setObjectName(QStringLiteral("retrySelected"));
-    m_exportAction =
-        make(tr("&Export CSV…"), QStringLiteral("document-save-as"), QKeySequence(Qt::CTRL | Qt::Key_E),
-             tr("Write all results as CSV (the same columns as the command line)"));
-    m_exportFailuresAction =
-        make(tr("Export &Failures CSV…"), QStringLiteral("document-save-as"),
-             QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), tr("Write only the failed URLs as CSV"));
+    m_exportViewAction = make(
+        tr("&Export Current View…"), QStringLiteral("document-save-as"), QKeySequence(Qt::CTRL | Qt::Key_E),
+        tr("Write the rows of the Failures or Results table on show, filtered and sorted as shown, as "
+           "CSV (the same columns as the command line)"));
+    m_exportViewAction->setObjectName(QStringLiteral("exportView"));
+    m_exportAction = make(tr("Export &All…"), QStringLiteral("document-save-as"),
+                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+                          tr("Write every result as CSV, whatever the tables show"));
+    m_exportAction->setObjectName(QStringLiteral("exportAll"));
+    m_exportFailuresAction = make(tr("Export &Failures…"), QStringLiteral("document-save-as"), QKeySequence(),
+                                  tr("Write every failed URL as CSV"));
+    m_exportFailuresAction->setObjectName(QStringLiteral("exportFailures"));
     auto *quitAction = make(tr("&Quit"), QString(), QKeySequence::Quit, tr("Quit Crawlscope"));
     auto *aboutAction = make(tr("&About Crawlscope"), QStringLiteral("help-about"), QKeySequence(Qt::Key_F1),
                              tr("Version and credits"));
@@ -226,8 +233,10 @@ void MainWindow::createActions() {
     connect(m_retryAction, &QAction::triggered, this, [this] { retryFailed(RetryScope::Transient); });
     connect(m_retryAllAction, &QAction::triggered, this, [this] { retryFailed(RetryScope::AllFailures); });
     connect(m_retrySelectedAction, &QAction::triggered, this, [this] { retryFailed(RetryScope::Selected); });
-    connect(m_exportAction, &QAction::triggered, this, [this] { exportDialog(false); });
-    connect(m_exportFailuresAction, &QAction::triggered, this, [this] { exportDialog(true); });
+    connect(m_exportViewAction, &QAction::triggered, this, [this] { exportDialog(ExportKind::CurrentView); });
+    connect(m_exportAction, &QAction::triggered, this, [this] { exportDialog(ExportKind::All); });
+    connect(m_exportFailuresAction, &QAction::triggered, this,
+            [this] { exportDialog(ExportKind::Failures); });
     connect(quitAction, &QAction::triggered, this, &QWidget::close);
     connect(aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
 
@@ -235,6 +244,7 @@ void MainWindow::createActions() {
     file->addAction(m_openAction);
     file->addAction(m_pasteAction);
     file->addSeparator();
+    file->addAction(m_exportViewAction);
     file->addAction(m_exportAction);
     file->addAction(m_exportFailuresAction);
     file->addSeparator();
@@ -269,7 +279,15 @@ void MainWindow::createActions() {
         retryButton->setMenu(retryMenu);
         retryButton->setPopupMode(QToolButton::MenuButtonPopup);
     }
-    toolbar->addAction(m_exportAction);
+    toolbar->addAction(m_exportViewAction);
+    if (auto *exportButton = qobject_cast<QToolButton *>(toolbar->widgetForAction(m_exportViewAction))) {
+        auto *exportMenu = new QMenu(exportButton);
+        exportMenu->addAction(m_exportViewAction);
+        exportMenu->addAction(m_exportAction);
+        exportMenu->addAction(m_exportFailuresAction);
+        exportButton->setMenu(exportMenu);
+        exportButton->setPopupMode(QToolButton::MenuButtonPopup);
+    }
 
     m_aboutAction = aboutAction;
 }
@@ -418,10 +436,13 @@ void MainWindow::createCentralWidgets() {
 
     // Failures: filter bar, table, details of the current failure.
     m_failuresView = makeResultsTable(m_failuresFilter, QStringLiteral("failuresView"));
-    for (const int hidden : {ResultsModel::LineColumn, ResultsModel::LatencyColumn, ResultsModel::BytesColumn,
-                             ResultsModel::ContentTypeColumn})
+    // The error is what this table is for: it takes the room left (the host is in the URL and the finish
+    // time in the details; both can be shown again from the header's menu).
+    for (const int hidden :
+         {ResultsModel::LineColumn, ResultsModel::HostColumn, ResultsModel::LatencyColumn,
+          ResultsModel::BytesColumn, ResultsModel::ContentTypeColumn, ResultsModel::FinishedColumn})
         m_failuresView->setColumnHidden(hidden, true);
-    setColumnWidths(m_failuresView, {{ResultsModel::UrlColumn, 340},
+    setColumnWidths(m_failuresView, {{ResultsModel::UrlColumn, 260},
                                      {ResultsModel::HostColumn, 130},
                                      {ResultsModel::OutcomeColumn, 100},
                                      {ResultsModel::StatusColumn, 55},
@@ -434,7 +455,12 @@ void MainWindow::createCentralWidgets() {
         tr("Select a failure to see its redirect chain, last error and attempts."));
     m_failureDetails->setOpenLinks(false);
     connect(m_failuresView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &MainWindow::showFailureDetails);
+            [this] { showFailureDetails(false); });
+    // The filter may hide the row on show (reset), a sort moves it (layout), a retry replaces it (data).
+    connect(m_failuresFilter, &QAbstractItemModel::modelReset, this, [this] { showFailureDetails(false); });
+    connect(m_failuresFilter, &QAbstractItemModel::layoutChanged, this,
+            [this] { showFailureDetails(false); });
+    connect(m_failuresFilter, &QAbstractItemModel::dataChanged, this, [this] { showFailureDetails(true); });
     auto *failuresPage = new QWidget;
     auto *failuresLayout = new QVBoxLayout(failuresPage);
     failuresLayout->setContentsMargins(4, 4, 4, 4);
@@ -469,6 +495,9 @@ void MainWindow::createCentralWidgets() {
 
     // Copy URLs (Ctrl+C) from the failures and results tables.
     for (QTableView *view : {m_failuresView, m_resultsView}) {
+        view->setItemDelegateForColumn(ResultsModel::ErrorColumn,
+                                       new ElidingDelegate(Qt::ElideRight, view)); // full text in the tooltip
+        addColumnMenu(view);
         auto *copy = new QAction(tr("Copy URLs"), view);
         copy->setShortcut(QKeySequence::Copy);
         copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -678,6 +707,7 @@ void MainWindow::startCrawl() {
     m_hosts->clear();
     m_charts->clear();
     m_failureDetails->clear();
+    m_detailsSourceRow = -1;
     m_lastSnapshot = crawl::CrawlSnapshot{};
     m_throughput.clear();
     applyLimits();
@@ -950,6 +980,7 @@ void MainWindow::updateActions() {
     m_retryAllAction->setEnabled(canRetry);
     m_retrySelectedAction->setEnabled(canRetry);
     const bool canExport = m_results->rowCount() > 0 && !m_exporter->isRunning();
+    m_exportViewAction->setEnabled(canExport);
     m_exportAction->setEnabled(canExport);
     m_exportFailuresAction->setEnabled(canExport && m_results->failureCount() > 0);
 }
@@ -971,13 +1002,17 @@ void MainWindow::copySelectedUrls(QTableView *view) {
     statusBar()->showMessage(tr("Copied %n URL(s)", nullptr, int(urls.size())), 3'000);
 }
 
-void MainWindow::showFailureDetails() {
+void MainWindow::showFailureDetails(bool force) {
     const QModelIndex current = m_failuresView->currentIndex();
-    if (!current.isValid()) {
+    const int sourceRow = current.isValid() ? m_failuresFilter->sourceRow(current.row()) : -1;
+    if (sourceRow == m_detailsSourceRow && !force)
+        return; // the same row (it only moved): keep the pane and its scroll position
+    m_detailsSourceRow = sourceRow;
+    if (sourceRow < 0) {
         m_failureDetails->clear();
         return;
     }
-    const crawl::CrawlResult r = m_results->result(m_failuresFilter->sourceRow(current.row()));
+    const crawl::CrawlResult r = m_results->result(sourceRow);
     auto row = [](const QString &name, const QString &value) {
         return QStringLiteral("<tr><td style='color:#555;padding-right:8px'>%1</td><td>%2</td></tr>")
             .arg(name, value.toHtmlEscaped());
@@ -992,7 +1027,9 @@ void MainWindow::showFailureDetails() {
     if (!r.finalUrl.isEmpty() && r.finalUrl != r.url)
         html += row(tr("Final URL"), r.finalUrl);
     if (r.latencyMs >= 0)
-        html += row(tr("Latency"), tr("%1 ms (first byte %2 ms)").arg(r.latencyMs).arg(r.ttfbMs));
+        html +=
+            row(tr("Latency"), r.ttfbMs >= 0 ? tr("%1 ms (first byte %2 ms)").arg(r.latencyMs).arg(r.ttfbMs)
+                                             : tr("%1 ms (first byte —)").arg(r.latencyMs));
     if (r.startedAt.isValid())
         html += row(tr("Started"), r.startedAt.toLocalTime().toString(Qt::ISODateWithMs));
     if (r.finishedAt.isValid())
@@ -1015,21 +1052,35 @@ void MainWindow::clearSortIndicator(QTableView *view) {
 
 // --- getting results out ----------------------------------------------------------------------------
 
-void MainWindow::exportDialog(bool failuresOnly) {
+void MainWindow::exportDialog(ExportKind kind) {
     QSettings settings;
     const QString folder = settings
                                .value(QStringLiteral("paths/lastFolder"),
                                       QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
                                .toString();
-    const QString suggested =
-        QDir(folder).filePath(failuresOnly ? QStringLiteral("failures.csv") : QStringLiteral("results.csv"));
-    const QString path =
-        QFileDialog::getSaveFileName(this, failuresOnly ? tr("Export Failures") : tr("Export Results"),
-                                     suggested, tr("CSV files (*.csv);;All files (*)"));
+    QString name = QStringLiteral("results.csv");
+    QString title = tr("Export All Results");
+    if (kind == ExportKind::Failures) {
+        name = QStringLiteral("failures.csv");
+        title = tr("Export Failures");
+    } else if (kind == ExportKind::CurrentView) {
+        name = currentResultsTable() == m_failuresView ? QStringLiteral("failures-view.csv")
+                                                       : QStringLiteral("results-view.csv");
+        title = tr("Export Current View");
+    }
+    const QString path = QFileDialog::getSaveFileName(this, title, QDir(folder).filePath(name),
+                                                      tr("CSV files (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue(QStringLiteral("paths/lastFolder"), QFileInfo(path).absolutePath());
-    exportCsv(path, failuresOnly);
+    if (kind == ExportKind::CurrentView)
+        exportCurrentView(path);
+    else
+        exportCsv(path, kind == ExportKind::Failures);
+}
+
+QTableView *MainWindow::currentResultsTable() const {
+    return m_tabs->currentWidget()->isAncestorOf(m_failuresView) ? m_failuresView : m_resultsView;
 }
 
 bool MainWindow::exportCsv(const QString &path, bool failuresOnly) {
@@ -1041,9 +1092,29 @@ bool MainWindow::exportCsv(const QString &path, bool failuresOnly) {
             if (crawl::isFailure(store.outcome(row)))
                 rows.push_back(int(row));
         }
+        if (rows.empty()) { // an empty list would mean "every row" to the exporter
+            statusBar()->showMessage(tr("No failures to export"), 5'000);
+            return false;
+        }
     }
     const qint64 count = failuresOnly ? qint64(rows.size()) : store.size();
-    if (!m_exporter->start(path, store, std::move(rows))) {
+    return startExport(path, std::move(rows), count);
+}
+
+bool MainWindow::exportCurrentView(const QString &path) {
+    flushResults();
+    auto *model = qobject_cast<ResultFilterSortModel *>(currentResultsTable()->model());
+    std::vector<int> rows = model->sourceRows();
+    if (rows.empty()) {
+        statusBar()->showMessage(tr("The table on show has no rows to export"), 5'000);
+        return false;
+    }
+    const auto count = qint64(rows.size());
+    return startExport(path, std::move(rows), count);
+}
+
+bool MainWindow::startExport(const QString &path, std::vector<int> rows, qint64 count) {
+    if (!m_exporter->start(path, m_results->store(), std::move(rows))) {
         statusBar()->showMessage(tr("An export is already running"), 5'000);
         return false;
     }
@@ -1055,6 +1126,24 @@ bool MainWindow::exportCsv(const QString &path, bool failuresOnly) {
         tr("Exporting %1 rows to %2").arg(number(count), QDir::toNativeSeparators(path)));
     updateActions();
     return true;
+}
+
+// Right-click a table's header to show or hide its columns.
+void MainWindow::addColumnMenu(QTableView *view) {
+    QHeaderView *header = view->horizontalHeader();
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QWidget::customContextMenuRequested, this, [view, header](const QPoint &pos) {
+        QMenu menu;
+        QAbstractItemModel *model = view->model();
+        for (int column = 0; column < model->columnCount(); ++column) {
+            QAction *toggle = menu.addAction(model->headerData(column, Qt::Horizontal).toString());
+            toggle->setCheckable(true);
+            toggle->setChecked(!view->isColumnHidden(column));
+            connect(toggle, &QAction::toggled, view,
+                    [view, column](bool on) { view->setColumnHidden(column, !on); });
+        }
+        menu.exec(header->viewport()->mapToGlobal(pos));
+    });
 }
 
 void MainWindow::onExportFinished(bool ok, const QString &path, qint64 rows, const QString &error) {
@@ -1123,13 +1212,15 @@ void MainWindow::readSettings() {
         m_mainSplitter->setSizes({360, 420});
     if (!m_failuresSplitter->restoreState(
             settings.value(QStringLiteral("window/failuresSplitter")).toByteArray()))
-        m_failuresSplitter->setSizes({700, 300});
+        m_failuresSplitter->setSizes({780, 260});
     m_hostsView->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("window/hostsHeader")).toByteArray());
     m_failuresView->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("window/failuresHeader")).toByteArray());
     m_resultsView->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("window/resultsHeader")).toByteArray());
+    // The failures' Error column takes the room left, even under a header state saved before it did.
+    m_failuresView->horizontalHeader()->setSectionResizeMode(ResultsModel::ErrorColumn, QHeaderView::Stretch);
     // Sort indicators of the big tables are not restored: they sort on demand.
     clearSortIndicator(m_failuresView);
     clearSortIndicator(m_resultsView);

@@ -16,6 +16,7 @@
 #include <QTimer>
 
 #include <optional>
+#include <vector>
 
 class QAction;
 class QComboBox;
@@ -62,6 +63,10 @@ public:
     // that is cancelled (Stop, Skip) leaves the previous result in place.
     void retryFailed(RetryScope scope);
     bool exportCsv(const QString &path, bool failuresOnly); // false if an export is already running
+    // The rows of the Failures or Results table on show (its filter, its order); the Results table when
+    // the Hosts tab is on show. False if there is nothing to export or an export is running.
+    bool exportCurrentView(const QString &path);
+    QTextBrowser *failureDetails() const { return m_failureDetails; }
 
     crawl::CrawlEngine *engine() const { return m_engine; }
     // A host's own limits (the hosts table's context menu); nullopt returns it to the global limits.
@@ -101,7 +106,11 @@ private:
 
     void openFileDialog();
     void pasteFromClipboard();
-    void exportDialog(bool failuresOnly);
+    enum class ExportKind { All, Failures, CurrentView };
+    void exportDialog(ExportKind kind);
+    bool startExport(const QString &path, std::vector<int> rows, qint64 count);
+    QTableView *currentResultsTable() const;
+    void addColumnMenu(QTableView *view);
     void showAbout();
     void loadSource(const crawl::InputSource &source, const QString &displayName);
 
@@ -117,7 +126,7 @@ private:
     void saveLimits();
     void showHostsMenu(const QPoint &pos);
     void copySelectedUrls(QTableView *view);
-    void showFailureDetails();
+    void showFailureDetails(bool force);
     void updateActions();
     void updateStatus(const crawl::CrawlSnapshot &snapshot);
     void clearSortIndicator(QTableView *view);
@@ -165,7 +174,8 @@ private:
     QAction *m_retryAction = nullptr; // transient failures
     QAction *m_retryAllAction = nullptr;
     QAction *m_retrySelectedAction = nullptr;
-    QAction *m_exportAction = nullptr;
+    QAction *m_exportViewAction = nullptr;
+    QAction *m_exportAction = nullptr; // all results
     QAction *m_exportFailuresAction = nullptr;
     QAction *m_aboutAction = nullptr;
 
@@ -182,6 +192,7 @@ private:
     QTimer m_resultsFlush;
     QList<crawl::CrawlResult> m_pendingResults;
     QSet<quint64> m_retrying;
+    int m_detailsSourceRow = -1;  // the results row the failure details show
     ThroughputMeter m_throughput; // ids re-queued by a retry whose new result has not arrived yet
 };
 

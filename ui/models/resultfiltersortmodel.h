@@ -36,6 +36,7 @@ public:
     QString textFilter() const { return m_text; }
 
     int sourceRow(int proxyRow) const { return m_rows[size_t(proxyRow)]; }
+    const std::vector<int> &sourceRows() const { return m_rows; } // in view order
     bool acceptsSourceRow(int sourceRow) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
