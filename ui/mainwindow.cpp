@@ -138,6 +138,7 @@ MainWindow::MainWindow(QWidget *parent)
         applyFetchPolicy();
         saveLimits();
     });
+    connect(m_limits, &LimitsPanel::resetRequested, this, &MainWindow::resetLimits);
 
     m_resultsFlush.setSingleShot(true);
     m_resultsFlush.setInterval(kResultsFlushMs);
@@ -802,6 +803,18 @@ void MainWindow::setLimits(const crawl::CrawlLimits &limits, const crawl::FetchP
     m_engine->setFetchPolicy(policy);
     applyLimits();
     applyFetchPolicy();
+}
+
+void MainWindow::resetLimits() {
+    m_limits->setValues(crawl::CrawlLimits{}, crawl::FetchPolicy{});
+    applyLimits();
+    applyFetchPolicy();
+    saveLimits();
+    statusBar()->showMessage(tr("Limits reset to the defaults"), 5'000);
+}
+
+void MainWindow::showStatusMessage(const QString &text, int timeoutMs) {
+    statusBar()->showMessage(text, timeoutMs);
 }
 
 void MainWindow::applyLimits() {

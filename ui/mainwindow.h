@@ -75,6 +75,10 @@ public:
     // a control in the panel go to the engine as given.
     void setLimits(const crawl::CrawlLimits &limits, const crawl::FetchPolicy &policy);
 
+    void showStatusMessage(const QString &text, int timeoutMs = 10'000);
+    // Sets the panel's limits (and the engine's) to the defaults and saves them, as the panel's Reset does.
+    void resetLimits();
+
     // For tests and automation: no modal questions (stop and close proceed as if confirmed).
     void setConfirmationsEnabled(bool on) { m_confirm = on; }
 
