@@ -10,6 +10,7 @@
 #include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
 #include "status/etaestimate.h"
+#include "status/exportfilename.h"
 #include "status/windowtitle.h"
 #include "widgets/elidingdelegate.h"
 #include "widgets/inflightbardelegate.h"
@@ -1071,16 +1072,17 @@ void MainWindow::exportDialog(ExportKind kind) {
                                .value(QStringLiteral("paths/lastFolder"),
                                       QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
                                .toString();
-    QString name = QStringLiteral("results.csv");
+    QString what = QStringLiteral("results");
     QString title = tr("Export All Results");
     if (kind == ExportKind::Failures) {
-        name = QStringLiteral("failures.csv");
+        what = QStringLiteral("failures");
         title = tr("Export Failures");
     } else if (kind == ExportKind::CurrentView) {
-        name = currentResultsTable() == m_failuresView ? QStringLiteral("failures-view.csv")
-                                                       : QStringLiteral("results-view.csv");
+        what = currentResultsTable() == m_failuresView ? QStringLiteral("failures-view")
+                                                       : QStringLiteral("results-view");
         title = tr("Export Current View");
     }
+    const QString name = exportFileName(m_inputName, what, QDate::currentDate());
     const QString path = QFileDialog::getSaveFileName(this, title, QDir(folder).filePath(name),
                                                       tr("CSV files (*.csv);;All files (*)"));
     if (path.isEmpty())

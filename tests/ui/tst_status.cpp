@@ -1,6 +1,7 @@
 // The status bar's arithmetic on its own: the smoothed URLs/s, the ETA with its host floors and waiting
 // states, and the window title's progress.
 #include "status/etaestimate.h"
+#include "status/exportfilename.h"
 #include "status/throughputmeter.h"
 #include "status/windowtitle.h"
 
@@ -152,6 +153,22 @@ private Q_SLOTS:
         // Running but no rate and no host floor yet: unknown, not "0s".
         QCOMPARE(ui::estimateEta(running(100, 0, {host(QStringLiteral("a:1"), 100, 0, 2, 0)}), -1, kNow).kind,
                  ui::EtaEstimate::Kind::Unknown);
+    }
+
+    void exportNamedAfterListAndDate() {
+        const QDate day(2026, 11, 30);
+        QCOMPARE(ui::exportFileName(QStringLiteral("shop urls.txt"), QStringLiteral("failures"), day),
+                 QStringLiteral("shop-urls-2026-11-30-failures.csv"));
+        QCOMPARE(ui::exportFileName(QStringLiteral("list.tar.csv"), QStringLiteral("results"), day),
+                 QStringLiteral("list.tar-2026-11-30-results.csv"));
+        QCOMPARE(ui::exportFileName(QStringLiteral("pasted URLs"), QStringLiteral("results-view"), day),
+                 QStringLiteral("pasted-URLs-2026-11-30-results-view.csv"));
+        QCOMPARE(ui::exportFileName(QStringLiteral("a:b*?.txt"), QStringLiteral("results"), day),
+                 QStringLiteral("a-b-2026-11-30-results.csv"));
+        QCOMPARE(ui::exportFileName({}, QStringLiteral("results"), day),
+                 QStringLiteral("crawl-2026-11-30-results.csv"));
+        QCOMPARE(ui::exportFileName(QStringLiteral("..."), QStringLiteral("results"), day),
+                 QStringLiteral("crawl-2026-11-30-results.csv"));
     }
 
     void titleShowsProgress() {
