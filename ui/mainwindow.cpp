@@ -20,7 +20,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -334,15 +333,57 @@ QWidget *MainWindow::makeFilterBar(ResultFilterSortModel *model, bool failures, 
     text->setPlaceholderText(tr("Filter by URL, host or error text"));
     text->setClearButtonEnabled(true);
     text->setToolTip(tr("Shows rows whose URL, host or error contains this text (case-insensitive)"));
-    auto *outcome = new QComboBox(bar);
+    // Outcomes: any combination, each with its count (counted when the menu opens).
+    auto *outcome = new QToolButton(bar);
     outcome->setObjectName(failures ? QStringLiteral("failuresOutcome") : QStringLiteral("resultsOutcome"));
-    outcome->setToolTip(tr("Show only one outcome"));
-    outcome->addItem(tr("All outcomes"), QVariant(~0u));
+    outcome->setToolTip(tr("Show only some outcomes"));
+    outcome->setPopupMode(QToolButton::InstantPopup);
+    outcome->setText(tr("All outcomes"));
+    auto *menu = new QMenu(outcome);
+    QList<QAction *> outcomeActions;
     for (int i = 0; i < crawl::kOutcomeCount; ++i) {
         if (failures && crawl::Outcome(i) == crawl::Outcome::Ok)
             continue;
-        outcome->addItem(crawl::outcomeName(crawl::Outcome(i)), QVariant(1u << unsigned(i)));
+        QAction *action = menu->addAction(crawl::outcomeName(crawl::Outcome(i)));
+        action->setCheckable(true);
+        action->setChecked(true);
+        action->setData(i);
+        outcomeActions.append(action);
     }
+    menu->addSeparator();
+    QAction *all = menu->addAction(tr("Show All"));
+    outcome->setMenu(menu);
+    connect(menu, &QMenu::aboutToShow, outcome, [this, outcomeActions] {
+        for (QAction *action : outcomeActions) {
+            const auto o = crawl::Outcome(action->data().toInt());
+            action->setText(tr("%1 (%2)").arg(crawl::outcomeName(o), number(m_results->outcomeCount(o))));
+        }
+    });
+    auto applyMask = [model, outcome, outcomeActions] {
+        quint32 mask = 0;
+        QStringList names;
+        for (QAction *action : outcomeActions) {
+            if (action->isChecked()) {
+                mask |= 1u << unsigned(action->data().toInt());
+                names.append(crawl::outcomeName(crawl::Outcome(action->data().toInt())));
+            }
+        }
+        const bool everything = names.size() == outcomeActions.size();
+        model->setOutcomeMask(everything ? ~0u : mask);
+        outcome->setText(everything          ? tr("All outcomes")
+                         : names.isEmpty()   ? tr("No outcomes")
+                         : names.size() == 1 ? names.first()
+                                             : tr("%1 outcomes").arg(names.size()));
+    };
+    for (QAction *action : std::as_const(outcomeActions))
+        connect(action, &QAction::toggled, model, applyMask);
+    connect(all, &QAction::triggered, model, [outcomeActions, applyMask] {
+        for (QAction *action : outcomeActions) {
+            const QSignalBlocker blocker(action);
+            action->setChecked(true);
+        }
+        applyMask();
+    });
     auto *count = new QLabel(bar);
     count->setMinimumWidth(count->fontMetrics().horizontalAdvance(QStringLiteral("1,000,000 rows")) + 8);
     count->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -356,8 +397,6 @@ QWidget *MainWindow::makeFilterBar(ResultFilterSortModel *model, bool failures, 
     debounce->setInterval(250);
     connect(text, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
     connect(debounce, &QTimer::timeout, model, [model, text] { model->setTextFilter(text->text()); });
-    connect(outcome, &QComboBox::currentIndexChanged, model,
-            [model, outcome] { model->setOutcomeMask(outcome->currentData().toUInt()); });
     auto updateCount = [model, count] { count->setText(tr("%1 rows").arg(number(model->rowCount()))); };
     connect(model, &QAbstractItemModel::rowsInserted, count, updateCount);
     connect(model, &QAbstractItemModel::modelReset, count, updateCount);

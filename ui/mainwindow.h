@@ -19,7 +19,6 @@
 #include <vector>
 
 class QAction;
-class QComboBox;
 class QFrame;
 class QLabel;
 class QLineEdit;

@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -23,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolButton>
 
 namespace {
 
@@ -138,6 +140,34 @@ private Q_SLOTS:
                     .data()
                     .toString()
                     .endsWith(QStringLiteral("/missing?status=404")));
+
+        // The outcome filter: several at once, each with its count.
+        filter->clear();
+        QTRY_COMPARE(model->rowCount(), 4);
+        auto *outcomes = window.findChild<QToolButton *>(QStringLiteral("failuresOutcome"));
+        QVERIFY(outcomes && outcomes->menu());
+        QMenu *menu = outcomes->menu();
+        auto actionFor = [menu](const QString &name) -> QAction * {
+            const QList<QAction *> actions = menu->actions();
+            for (QAction *a : actions) {
+                if (a->text().startsWith(name + QLatin1Char(' ')))
+                    return a;
+            }
+            return nullptr;
+        };
+        menu->popup(outcomes->mapToGlobal(QPoint(0, outcomes->height())));
+        QTRY_VERIFY(menu->isVisible());
+        QAction *httpError = actionFor(QStringLiteral("http_error"));
+        QVERIFY(httpError);
+        QCOMPARE(httpError->text(), QStringLiteral("http_error (3)"));
+        QCOMPARE(actionFor(QStringLiteral("network_error"))->text(), QStringLiteral("network_error (1)"));
+        QTest::mouseClick(menu, Qt::LeftButton, Qt::NoModifier, menu->actionGeometry(httpError).center());
+        QCOMPARE(model->rowCount(), 1);
+        QVERIFY(model->index(0, ui::ResultsModel::UrlColumn)
+                    .data()
+                    .toString()
+                    .endsWith(QStringLiteral("/refused")));
+        QCOMPARE(outcomes->text(), QStringLiteral("5 outcomes"));
     }
 };
 

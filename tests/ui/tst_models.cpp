@@ -150,6 +150,11 @@ private Q_SLOTS:
         model.addResults({makeResult(1, QStringLiteral("http://a/one"), Outcome::Ok)});
         QCOMPARE(failures.rowCount(), 2);
         QCOMPARE(all.rowCount(), 4);
+        // Per-outcome counts (the outcome filter's menu) follow replacements.
+        QCOMPARE(model.outcomeCount(Outcome::Ok), 2);
+        QCOMPARE(model.outcomeCount(Outcome::Timeout), 0);
+        QCOMPARE(model.outcomeCount(Outcome::HttpError), 1);
+        QCOMPARE(model.outcomeCount(Outcome::NetworkError), 1);
 
         // Sort on demand, then map back to the source.
         all.sort(ui::ResultsModel::UrlColumn, Qt::AscendingOrder);
