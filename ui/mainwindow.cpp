@@ -1098,8 +1098,7 @@ void MainWindow::showFailureDetails(bool force) {
 }
 
 void MainWindow::clearSortIndicator(QTableView *view) {
-    // No sort chosen yet: the rows show in arrival order.
-    const QSignalBlocker blocker(view->horizontalHeader());
+    // No sort chosen: the rows show in arrival order (the model hears it too).
     view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
 }
 

@@ -168,6 +168,10 @@ private Q_SLOTS:
         QCOMPARE(all.rowCount(), 5);
         QCOMPARE(all.mapToSource(all.index(0, 0)).row(), 4);
         QCOMPARE(all.mapFromSource(model.index(4, 0)).row(), 0);
+        // No sort again: arrival order, and later rows append.
+        all.sort(-1);
+        for (int row = 0; row < all.rowCount(); ++row)
+            QCOMPARE(all.sourceRow(row), row);
         model.clear();
         QCOMPARE(all.rowCount(), 0);
         QCOMPARE(failures.rowCount(), 0);

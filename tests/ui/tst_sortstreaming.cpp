@@ -86,6 +86,13 @@ private Q_SLOTS:
             },
             5'000));
 
+        // No sort chosen yet: arrival order.
+        auto *arrival = qobject_cast<ui::ResultFilterSortModel *>(model);
+        QVERIFY(arrival);
+        for (int row = 0; row < model->rowCount(); ++row)
+            QCOMPARE(arrival->sourceRow(row), row);
+        QCOMPARE(view->horizontalHeader()->sortIndicatorSection(), -1);
+
         // First click: ascending. More batches arrive and the order holds.
         clickHeader(view, ui::ResultsModel::LatencyColumn);
         QCOMPARE(view->horizontalHeader()->sortIndicatorSection(), int(ui::ResultsModel::LatencyColumn));

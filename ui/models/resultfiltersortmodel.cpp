@@ -310,8 +310,18 @@ void ResultFilterSortModel::ensureReverseMap() const {
 }
 
 void ResultFilterSortModel::sort(int column, Qt::SortOrder order) {
-    if (!m_results || column < 0 || column >= ResultsModel::ColumnCount)
+    if (!m_results || column >= ResultsModel::ColumnCount)
         return;
+    if (column < 0) {
+        // No sort (the header's indicator cleared): back to arrival order, and new rows append.
+        if (m_sortColumn < 0)
+            return;
+        m_sortColumn = -1;
+        std::vector<int> rows = m_rows;
+        std::sort(rows.begin(), rows.end());
+        setRowOrder(std::move(rows));
+        return;
+    }
     setRowOrder(ResultSorter(m_results->store(), ResultsModel::Column(column), order).sorted(m_rows));
     m_sortColumn = column;
     m_sortOrder = order;
