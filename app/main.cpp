@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
         headless = true;
     }
     if (!headless)
-        return runWindowMode(argc, argv, options.fileToOpen, options.demo);
+        return runWindowMode(argc, argv, options);
 #else
     if (!headless) {
         if (!options.demo) {

@@ -11,10 +11,14 @@
 
 #include <memory>
 
-int runWindowMode(int argc, char **argv, const QString &fileToOpen, bool startDemo) {
+int runWindowMode(int argc, char **argv, const crawl::CommandLineOptions &options) {
     QApplication app(argc, argv);
     ui::WindowStart start;
-    start.fileToOpen = fileToOpen;
+    start.fileToOpen = options.fileToOpen;
+    start.limitFlags = options.explicitFlags;
+    start.flagLimits = options.limits;
+    start.flagPolicy = options.policy;
+    const bool startDemo = options.demo;
 #ifdef CRAWLSCOPE_HAVE_DEMO
     // Created after the application (its sockets need the event loop) and before the window, so that it
     // outlives it: the window's engine may still talk to it while stopping.
@@ -22,7 +26,8 @@ int runWindowMode(int argc, char **argv, const QString &fileToOpen, bool startDe
     if (startDemo) {
         site = std::make_unique<testsite::DemoSite>(demo::demoScale());
         if (site->isListening()) {
-            const demo::DemoSettings settings = demo::demoSettings({});
+            const demo::DemoSettings settings =
+                demo::demoSettings({options.limits, options.policy}, options.explicitFlags);
             start.crawl = ui::WindowStart::Crawl{site->urlList(), QObject::tr("built-in demo"),
                                                  settings.limits, settings.policy};
         } else {

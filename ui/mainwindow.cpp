@@ -9,6 +9,10 @@
 #include "models/hostsmodel.h"
 #include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
+#include "status/etaestimate.h"
+#include "status/exportfilename.h"
+#include "status/windowtitle.h"
+#include "widgets/elidingdelegate.h"
 #include "widgets/inflightbardelegate.h"
 #include "widgets/limitspanel.h"
 
@@ -16,7 +20,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -135,6 +138,7 @@ MainWindow::MainWindow(QWidget *parent)
         applyFetchPolicy();
         saveLimits();
     });
+    connect(m_limits, &LimitsPanel::resetRequested, this, &MainWindow::resetLimits);
 
     m_resultsFlush.setSingleShot(true);
     m_resultsFlush.setInterval(kResultsFlushMs);
@@ -190,13 +194,29 @@ void MainWindow::createActions() {
              tr("Stop the crawl: requests in flight are cancelled, unfinished URLs end as cancelled"));
     m_retryAction =
         make(tr("&Retry Failed"), QStringLiteral("view-refresh"), QKeySequence(Qt::CTRL | Qt::Key_R),
-             tr("Queue the selected failures again (all failures when none is selected)"));
-    m_exportAction =
-        make(tr("&Export CSV…"), QStringLiteral("document-save-as"), QKeySequence(Qt::CTRL | Qt::Key_E),
-             tr("Write all results as CSV (the same columns as the command line)"));
-    m_exportFailuresAction =
-        make(tr("Export &Failures CSV…"), QStringLiteral("document-save-as"),
-             QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), tr("Write only the failed URLs as CSV"));
+             tr("Queue the transient failures again: timeouts, network errors, 408/429/5xx and cancelled "
+                "URLs. Permanent answers (403, 404, 410, redirect limits) stay as they are"));
+    m_retryAction->setObjectName(QStringLiteral("retryTransient"));
+    m_retryAllAction = make(tr("Retry &All Failures"), QStringLiteral("view-refresh"),
+                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+                            tr("Queue every failure again, permanent ones (403, 404, 410, …) included"));
+    m_retryAllAction->setObjectName(QStringLiteral("retryAll"));
+    m_retrySelectedAction =
+        make(tr("Retry &Selected Failures"), QStringLiteral("view-refresh"), QKeySequence(),
+             tr("Queue the failures selected in the Failures table again"));
+    m_retrySelectedAction->setObjectName(QStringLiteral("retrySelected"));
+    m_exportViewAction = make(
+        tr("&Export Current View…"), QStringLiteral("document-save-as"), QKeySequence(Qt::CTRL | Qt::Key_E),
+        tr("Write the rows of the Failures or Results table on show, filtered and sorted as shown, as "
+           "CSV (the same columns as the command line)"));
+    m_exportViewAction->setObjectName(QStringLiteral("exportView"));
+    m_exportAction = make(tr("Export &All…"), QStringLiteral("document-save-as"),
+                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+                          tr("Write every result as CSV, whatever the tables show"));
+    m_exportAction->setObjectName(QStringLiteral("exportAll"));
+    m_exportFailuresAction = make(tr("Export &Failures…"), QStringLiteral("document-save-as"), QKeySequence(),
+                                  tr("Write every failed URL as CSV"));
+    m_exportFailuresAction->setObjectName(QStringLiteral("exportFailures"));
     auto *quitAction = make(tr("&Quit"), QString(), QKeySequence::Quit, tr("Quit Crawlscope"));
     auto *aboutAction = make(tr("&About Crawlscope"), QStringLiteral("help-about"), QKeySequence(Qt::Key_F1),
                              tr("Version and credits"));
@@ -211,9 +231,13 @@ void MainWindow::createActions() {
     });
     connect(m_pauseAction, &QAction::triggered, this, &MainWindow::pauseOrResume);
     connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopCrawl);
-    connect(m_retryAction, &QAction::triggered, this, [this] { retryFailed(true); });
-    connect(m_exportAction, &QAction::triggered, this, [this] { exportDialog(false); });
-    connect(m_exportFailuresAction, &QAction::triggered, this, [this] { exportDialog(true); });
+    connect(m_retryAction, &QAction::triggered, this, [this] { retryFailed(RetryScope::Transient); });
+    connect(m_retryAllAction, &QAction::triggered, this, [this] { retryFailed(RetryScope::AllFailures); });
+    connect(m_retrySelectedAction, &QAction::triggered, this, [this] { retryFailed(RetryScope::Selected); });
+    connect(m_exportViewAction, &QAction::triggered, this, [this] { exportDialog(ExportKind::CurrentView); });
+    connect(m_exportAction, &QAction::triggered, this, [this] { exportDialog(ExportKind::All); });
+    connect(m_exportFailuresAction, &QAction::triggered, this,
+            [this] { exportDialog(ExportKind::Failures); });
     connect(quitAction, &QAction::triggered, this, &QWidget::close);
     connect(aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
 
@@ -221,6 +245,7 @@ void MainWindow::createActions() {
     file->addAction(m_openAction);
     file->addAction(m_pasteAction);
     file->addSeparator();
+    file->addAction(m_exportViewAction);
     file->addAction(m_exportAction);
     file->addAction(m_exportFailuresAction);
     file->addSeparator();
@@ -231,6 +256,8 @@ void MainWindow::createActions() {
     crawlMenu->addAction(m_stopAction);
     crawlMenu->addSeparator();
     crawlMenu->addAction(m_retryAction);
+    crawlMenu->addAction(m_retryAllAction);
+    crawlMenu->addAction(m_retrySelectedAction);
 
     auto *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
@@ -244,7 +271,24 @@ void MainWindow::createActions() {
     toolbar->addAction(m_stopAction);
     toolbar->addSeparator();
     toolbar->addAction(m_retryAction);
-    toolbar->addAction(m_exportAction);
+    // The toolbar button retries transient failures; its arrow offers the other choices.
+    if (auto *retryButton = qobject_cast<QToolButton *>(toolbar->widgetForAction(m_retryAction))) {
+        auto *retryMenu = new QMenu(retryButton);
+        retryMenu->addAction(m_retryAction);
+        retryMenu->addAction(m_retryAllAction);
+        retryMenu->addAction(m_retrySelectedAction);
+        retryButton->setMenu(retryMenu);
+        retryButton->setPopupMode(QToolButton::MenuButtonPopup);
+    }
+    toolbar->addAction(m_exportViewAction);
+    if (auto *exportButton = qobject_cast<QToolButton *>(toolbar->widgetForAction(m_exportViewAction))) {
+        auto *exportMenu = new QMenu(exportButton);
+        exportMenu->addAction(m_exportViewAction);
+        exportMenu->addAction(m_exportAction);
+        exportMenu->addAction(m_exportFailuresAction);
+        exportButton->setMenu(exportMenu);
+        exportButton->setPopupMode(QToolButton::MenuButtonPopup);
+    }
 
     m_aboutAction = aboutAction;
 }
@@ -269,15 +313,14 @@ QTableView *MainWindow::makeTable(QWidget *parent) {
     return view;
 }
 
-// A failures or results table: sorted on demand by a click on a header; no sort indicator until then,
-// and none again once new rows arrive unsorted.
+// A failures or results table: sorted on demand by a click on a header (a second click reverses it);
+// the sort holds while new rows stream in.
 QTableView *MainWindow::makeResultsTable(ResultFilterSortModel *model, const QString &objectName) {
     QTableView *view = makeTable(nullptr);
     view->setObjectName(objectName);
     view->setModel(model);
     view->setSortingEnabled(true);
     view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-    connect(model, &ResultFilterSortModel::sortInvalidated, this, [this, view] { clearSortIndicator(view); });
     return view;
 }
 
@@ -290,15 +333,57 @@ QWidget *MainWindow::makeFilterBar(ResultFilterSortModel *model, bool failures, 
     text->setPlaceholderText(tr("Filter by URL, host or error text"));
     text->setClearButtonEnabled(true);
     text->setToolTip(tr("Shows rows whose URL, host or error contains this text (case-insensitive)"));
-    auto *outcome = new QComboBox(bar);
+    // Outcomes: any combination, each with its count (counted when the menu opens).
+    auto *outcome = new QToolButton(bar);
     outcome->setObjectName(failures ? QStringLiteral("failuresOutcome") : QStringLiteral("resultsOutcome"));
-    outcome->setToolTip(tr("Show only one outcome"));
-    outcome->addItem(tr("All outcomes"), QVariant(~0u));
+    outcome->setToolTip(tr("Show only some outcomes"));
+    outcome->setPopupMode(QToolButton::InstantPopup);
+    outcome->setText(tr("All outcomes"));
+    auto *menu = new QMenu(outcome);
+    QList<QAction *> outcomeActions;
     for (int i = 0; i < crawl::kOutcomeCount; ++i) {
         if (failures && crawl::Outcome(i) == crawl::Outcome::Ok)
             continue;
-        outcome->addItem(crawl::outcomeName(crawl::Outcome(i)), QVariant(1u << unsigned(i)));
+        QAction *action = menu->addAction(crawl::outcomeName(crawl::Outcome(i)));
+        action->setCheckable(true);
+        action->setChecked(true);
+        action->setData(i);
+        outcomeActions.append(action);
     }
+    menu->addSeparator();
+    QAction *all = menu->addAction(tr("Show All"));
+    outcome->setMenu(menu);
+    connect(menu, &QMenu::aboutToShow, outcome, [this, outcomeActions] {
+        for (QAction *action : outcomeActions) {
+            const auto o = crawl::Outcome(action->data().toInt());
+            action->setText(tr("%1 (%2)").arg(crawl::outcomeName(o), number(m_results->outcomeCount(o))));
+        }
+    });
+    auto applyMask = [model, outcome, outcomeActions] {
+        quint32 mask = 0;
+        QStringList names;
+        for (QAction *action : outcomeActions) {
+            if (action->isChecked()) {
+                mask |= 1u << unsigned(action->data().toInt());
+                names.append(crawl::outcomeName(crawl::Outcome(action->data().toInt())));
+            }
+        }
+        const bool everything = names.size() == outcomeActions.size();
+        model->setOutcomeMask(everything ? ~0u : mask);
+        outcome->setText(everything          ? tr("All outcomes")
+                         : names.isEmpty()   ? tr("No outcomes")
+                         : names.size() == 1 ? names.first()
+                                             : tr("%1 outcomes").arg(names.size()));
+    };
+    for (QAction *action : std::as_const(outcomeActions))
+        connect(action, &QAction::toggled, model, applyMask);
+    connect(all, &QAction::triggered, model, [outcomeActions, applyMask] {
+        for (QAction *action : outcomeActions) {
+            const QSignalBlocker blocker(action);
+            action->setChecked(true);
+        }
+        applyMask();
+    });
     auto *count = new QLabel(bar);
     count->setMinimumWidth(count->fontMetrics().horizontalAdvance(QStringLiteral("1,000,000 rows")) + 8);
     count->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -312,8 +397,6 @@ QWidget *MainWindow::makeFilterBar(ResultFilterSortModel *model, bool failures, 
     debounce->setInterval(250);
     connect(text, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
     connect(debounce, &QTimer::timeout, model, [model, text] { model->setTextFilter(text->text()); });
-    connect(outcome, &QComboBox::currentIndexChanged, model,
-            [model, outcome] { model->setOutcomeMask(outcome->currentData().toUInt()); });
     auto updateCount = [model, count] { count->setText(tr("%1 rows").arg(number(model->rowCount()))); };
     connect(model, &QAbstractItemModel::rowsInserted, count, updateCount);
     connect(model, &QAbstractItemModel::modelReset, count, updateCount);
@@ -366,13 +449,18 @@ void MainWindow::createCentralWidgets() {
     m_hostsView = makeTable(nullptr);
     m_hostsView->setObjectName(QStringLiteral("hostsView"));
     m_hostsView->setModel(m_hostsSort);
+    // Host names are read from the left ("127.0.0.2:18291"): never cut them there.
+    m_hostsView->setTextElideMode(Qt::ElideRight);
     m_hostsView->setSortingEnabled(true);
     m_hostsView->sortByColumn(HostsModel::HostColumn, Qt::AscendingOrder);
     m_hostsView->setItemDelegateForColumn(HostsModel::InFlightColumn, new InFlightBarDelegate(m_hostsView));
     m_hostsView->setContextMenuPolicy(Qt::CustomContextMenu);
     m_hostsView->setToolTip(
         tr("Right-click a host to pause, resume or skip it, or to give it its own limits"));
-    setColumnWidths(m_hostsView, {{HostsModel::HostColumn, 170},
+    const int hostWidth =
+        m_hostsView->fontMetrics().horizontalAdvance(QStringLiteral("255.255.255.255:65535  · override")) +
+        24;
+    setColumnWidths(m_hostsView, {{HostsModel::HostColumn, hostWidth},
                                   {HostsModel::StateColumn, 150},
                                   {HostsModel::InFlightColumn, 110},
                                   {HostsModel::QueuedColumn, 70},
@@ -389,10 +477,13 @@ void MainWindow::createCentralWidgets() {
 
     // Failures: filter bar, table, details of the current failure.
     m_failuresView = makeResultsTable(m_failuresFilter, QStringLiteral("failuresView"));
-    for (const int hidden : {ResultsModel::LineColumn, ResultsModel::LatencyColumn, ResultsModel::BytesColumn,
-                             ResultsModel::ContentTypeColumn})
+    // The error is what this table is for: it takes the room left (the host is in the URL and the finish
+    // time in the details; both can be shown again from the header's menu).
+    for (const int hidden :
+         {ResultsModel::LineColumn, ResultsModel::HostColumn, ResultsModel::LatencyColumn,
+          ResultsModel::BytesColumn, ResultsModel::ContentTypeColumn, ResultsModel::FinishedColumn})
         m_failuresView->setColumnHidden(hidden, true);
-    setColumnWidths(m_failuresView, {{ResultsModel::UrlColumn, 340},
+    setColumnWidths(m_failuresView, {{ResultsModel::UrlColumn, 260},
                                      {ResultsModel::HostColumn, 130},
                                      {ResultsModel::OutcomeColumn, 100},
                                      {ResultsModel::StatusColumn, 55},
@@ -405,7 +496,12 @@ void MainWindow::createCentralWidgets() {
         tr("Select a failure to see its redirect chain, last error and attempts."));
     m_failureDetails->setOpenLinks(false);
     connect(m_failuresView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &MainWindow::showFailureDetails);
+            [this] { showFailureDetails(false); });
+    // The filter may hide the row on show (reset), a sort moves it (layout), a retry replaces it (data).
+    connect(m_failuresFilter, &QAbstractItemModel::modelReset, this, [this] { showFailureDetails(false); });
+    connect(m_failuresFilter, &QAbstractItemModel::layoutChanged, this,
+            [this] { showFailureDetails(false); });
+    connect(m_failuresFilter, &QAbstractItemModel::dataChanged, this, [this] { showFailureDetails(true); });
     auto *failuresPage = new QWidget;
     auto *failuresLayout = new QVBoxLayout(failuresPage);
     failuresLayout->setContentsMargins(4, 4, 4, 4);
@@ -440,17 +536,17 @@ void MainWindow::createCentralWidgets() {
 
     // Copy URLs (Ctrl+C) from the failures and results tables.
     for (QTableView *view : {m_failuresView, m_resultsView}) {
+        view->setItemDelegateForColumn(ResultsModel::ErrorColumn,
+                                       new ElidingDelegate(Qt::ElideRight, view)); // full text in the tooltip
+        addColumnMenu(view);
         auto *copy = new QAction(tr("Copy URLs"), view);
         copy->setShortcut(QKeySequence::Copy);
         copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         connect(copy, &QAction::triggered, this, [this, view] { copySelectedUrls(view); });
         view->addAction(copy);
         view->setContextMenuPolicy(Qt::ActionsContextMenu);
-        if (view == m_failuresView) {
-            auto *retry = new QAction(actionIcon(QStringLiteral("view-refresh")), tr("Retry Selected"), view);
-            connect(retry, &QAction::triggered, this, [this] { retryFailed(true); });
-            view->addAction(retry);
-        }
+        if (view == m_failuresView)
+            view->addAction(m_retrySelectedAction);
     }
 
     m_tabs = new QTabWidget;
@@ -520,12 +616,15 @@ void MainWindow::createStatusBar() {
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     statusBar()->addPermanentWidget(m_progress);
-    m_rateLabel =
-        label(tr("URLs finished per second (last snapshot period)"), QStringLiteral("9999.9 URLs/s"));
+    m_rateLabel = label(tr("URLs finished per second, averaged over the last 5 seconds (after the crawl: "
+                           "its average)"),
+                        QStringLiteral("9999.9 URLs/s"));
     m_inFlightLabel = label(tr("Requests in flight over all hosts"), QStringLiteral("In flight: 256"));
     m_failuresLabel = label(tr("URLs that did not end ok"), QStringLiteral("Failures: 100,000"));
     m_elapsedLabel = label(tr("Time since the crawl started"), QStringLiteral("Elapsed 0:00:00"));
-    m_etaLabel = label(tr("Estimated time to finish at the current rate"), QStringLiteral("ETA 0:00:00"));
+    m_etaLabel = label(tr("Estimated time to finish: the current rate, but never less than the slowest "
+                          "host's pacing, latency and back-off allow; paused hosts are counted apart"),
+                       QStringLiteral("waiting on 1 host until 00:00:00"));
     updateStatus(m_lastSnapshot);
 }
 
@@ -570,7 +669,7 @@ void MainWindow::loadSource(const crawl::InputSource &source, const QString &dis
     // Start works at once.
     m_input = source;
     m_inputName = displayName;
-    setWindowTitle(tr("%1 — Crawlscope").arg(displayName));
+    setWindowTitle(crawlWindowTitle(m_inputName, m_lastSnapshot));
     m_bannerText->setText(tr("Reading <b>%1</b>…").arg(displayName.toHtmlEscaped()));
     m_banner->show();
     m_taskProgress->setVisible(true);
@@ -643,12 +742,15 @@ void MainWindow::startCrawl() {
     if (crawl::isActive(m_engine->state()))
         return;
     m_pendingResults.clear();
+    m_retrying.clear();
     m_resultsFlush.stop();
     m_results->clear();
     m_hosts->clear();
     m_charts->clear();
     m_failureDetails->clear();
+    m_detailsSourceRow = -1;
     m_lastSnapshot = crawl::CrawlSnapshot{};
+    m_throughput.clear();
     applyLimits();
     applyFetchPolicy();
     QString error;
@@ -692,33 +794,34 @@ void MainWindow::stopCrawl() {
     updateActions();
 }
 
-void MainWindow::retryFailed(bool selectedOnly) {
+void MainWindow::retryFailed(RetryScope scope) {
     flushResults();
     QList<crawl::CrawlResult> retry;
-    auto wanted = [](crawl::Outcome outcome) {
-        // An invalid line stays invalid however often it is tried.
-        return crawl::isFailure(outcome) && outcome != crawl::Outcome::InvalidUrl;
-    };
-    const QModelIndexList selected = selectedOnly && m_tabs->currentIndex() == 1
-                                         ? m_failuresView->selectionModel()->selectedRows()
-                                         : QModelIndexList();
-    if (!selected.isEmpty()) {
+    const ResultStore &store = m_results->store();
+    if (scope == RetryScope::Selected) {
+        const QModelIndexList selected = m_failuresView->selectionModel()->selectedRows();
         for (const QModelIndex &index : selected) {
             const int row = m_failuresFilter->sourceRow(index.row());
-            if (wanted(m_results->store().outcome(row)))
+            if (wantsRetry(scope, store.outcome(row), store.row(row).status))
                 retry.append(m_results->result(row));
         }
     } else {
-        const ResultStore &store = m_results->store();
         for (qsizetype row = 0; row < store.size(); ++row) {
-            if (wanted(store.outcome(row)))
+            if (wantsRetry(scope, store.outcome(row), store.row(row).status))
                 retry.append(store.result(row));
         }
     }
     if (retry.isEmpty()) {
-        statusBar()->showMessage(tr("No failed URLs to retry"), 5'000);
+        statusBar()->showMessage(scope == RetryScope::Selected ? tr("Select the failures to retry first")
+                                 : scope == RetryScope::Transient
+                                     ? tr("No transient failures to retry (Retry All Failures re-queues "
+                                          "permanent ones too)")
+                                     : tr("No failed URLs to retry"),
+                                 5'000);
         return;
     }
+    for (const crawl::CrawlResult &r : std::as_const(retry))
+        m_retrying.insert(r.id);
     m_engine->retry(retry);
     statusBar()->showMessage(tr("Queued %n failed URL(s) again", nullptr, int(retry.size())), 5'000);
     updateActions();
@@ -740,6 +843,18 @@ void MainWindow::setLimits(const crawl::CrawlLimits &limits, const crawl::FetchP
     m_engine->setFetchPolicy(policy);
     applyLimits();
     applyFetchPolicy();
+}
+
+void MainWindow::resetLimits() {
+    m_limits->setValues(crawl::CrawlLimits{}, crawl::FetchPolicy{});
+    applyLimits();
+    applyFetchPolicy();
+    saveLimits();
+    statusBar()->showMessage(tr("Limits reset to the defaults"), 5'000);
+}
+
+void MainWindow::showStatusMessage(const QString &text, int timeoutMs) {
+    statusBar()->showMessage(text, timeoutMs);
 }
 
 void MainWindow::applyLimits() {
@@ -793,8 +908,10 @@ void MainWindow::showHostsMenu(const QPoint &pos) {
         if (!m_confirm ||
             QMessageBox::question(this, tr("Skip %1?").arg(host),
                                   tr("Every URL of %1 not yet started ends as cancelled.").arg(host)) ==
-                QMessageBox::Yes)
+                QMessageBox::Yes) {
             m_engine->skipHost(host);
+            m_hosts->markSkipped(host);
+        }
     } else if (chosen == limits) {
         crawl::CrawlLimits global;
         m_limits->applyTo(&global);
@@ -811,7 +928,17 @@ void MainWindow::showHostsMenu(const QPoint &pos) {
 void MainWindow::onResults(const QList<crawl::CrawlResult> &results) {
     // The engine batches every ~100 ms; the views take them at a few hertz (each insert repaints the
     // visible rows of the open table, which costs far more than the insert itself).
-    m_pendingResults.append(results);
+    if (m_retrying.isEmpty()) {
+        m_pendingResults.append(results);
+    } else {
+        // A retried URL that was cancelled (Stop, Skip) never got its new answer: its row keeps the
+        // diagnosis it had ("410", "more than 10 redirects") instead of "cancelled · attempts 0".
+        for (const crawl::CrawlResult &r : results) {
+            if (m_retrying.remove(r.id) && r.outcome == crawl::Outcome::Cancelled)
+                continue;
+            m_pendingResults.append(r);
+        }
+    }
     if (!m_resultsFlush.isActive())
         m_resultsFlush.start();
 }
@@ -828,6 +955,8 @@ void MainWindow::flushResults() {
 void MainWindow::onSnapshot(const crawl::CrawlSnapshot &snapshot) {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_lastSnapshot = snapshot;
+    m_throughput.add(now, snapshot.done);
+    m_hosts->setCrawlState(snapshot.state);
     m_hosts->setHosts(snapshot.hosts, now);
     m_charts->addSnapshot(snapshot, now);
     updateStatus(snapshot);
@@ -839,6 +968,7 @@ void MainWindow::onFinished(const crawl::CrawlSummary &summary) {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_lastSnapshot = summary.last;
     m_lastSnapshot.state = crawl::CrawlState::Finished;
+    m_hosts->setCrawlState(crawl::CrawlState::Finished);
     m_hosts->setHosts(summary.last.hosts, now);
     m_charts->addSnapshot(summary.last, now);
     updateStatus(m_lastSnapshot);
@@ -870,12 +1000,17 @@ void MainWindow::updateStatus(const crawl::CrawlSnapshot &s) {
         m_progress->setValue(0);
         m_progress->setFormat(tr("No crawl"));
     }
-    m_rateLabel->setText(tr("%1 URLs/s").arg(s.throughputPerSec, 0, 'f', 1));
+    // Smoothed over the last seconds while crawling; the whole crawl's average once it has ended.
+    const double rate = s.state == crawl::CrawlState::Finished
+                            ? (s.elapsedMs > 0 ? double(s.done) * 1000.0 / double(s.elapsedMs) : 0.0)
+                            : m_throughput.perSecond();
+    m_rateLabel->setText(rate < 0 ? tr("– URLs/s") : tr("%1 URLs/s").arg(rate, 0, 'f', 1));
     m_inFlightLabel->setText(tr("In flight: %1").arg(s.inFlight));
     m_failuresLabel->setText(tr("Failures: %1").arg(number(s.failed)));
     m_elapsedLabel->setText(tr("Elapsed %1").arg(crawl::formatDuration(s.elapsedMs)));
-    m_etaLabel->setText(tr("ETA %1").arg(
-        s.state == crawl::CrawlState::Running ? crawl::formatDuration(s.etaMs) : QStringLiteral("–")));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_etaLabel->setText(etaText(estimateEta(s, rate, now), s.state));
+    setWindowTitle(crawlWindowTitle(m_inputName, s));
 }
 
 void MainWindow::updateActions() {
@@ -893,8 +1028,12 @@ void MainWindow::updateActions() {
                                                  : QStringLiteral("media-playback-pause")));
     }
     m_stopAction->setEnabled(state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused);
-    m_retryAction->setEnabled(m_results->failureCount() > 0 && state != crawl::CrawlState::Stopping);
+    const bool canRetry = m_results->failureCount() > 0 && state != crawl::CrawlState::Stopping;
+    m_retryAction->setEnabled(canRetry);
+    m_retryAllAction->setEnabled(canRetry);
+    m_retrySelectedAction->setEnabled(canRetry);
     const bool canExport = m_results->rowCount() > 0 && !m_exporter->isRunning();
+    m_exportViewAction->setEnabled(canExport);
     m_exportAction->setEnabled(canExport);
     m_exportFailuresAction->setEnabled(canExport && m_results->failureCount() > 0);
 }
@@ -916,13 +1055,17 @@ void MainWindow::copySelectedUrls(QTableView *view) {
     statusBar()->showMessage(tr("Copied %n URL(s)", nullptr, int(urls.size())), 3'000);
 }
 
-void MainWindow::showFailureDetails() {
+void MainWindow::showFailureDetails(bool force) {
     const QModelIndex current = m_failuresView->currentIndex();
-    if (!current.isValid()) {
+    const int sourceRow = current.isValid() ? m_failuresFilter->sourceRow(current.row()) : -1;
+    if (sourceRow == m_detailsSourceRow && !force)
+        return; // the same row (it only moved): keep the pane and its scroll position
+    m_detailsSourceRow = sourceRow;
+    if (sourceRow < 0) {
         m_failureDetails->clear();
         return;
     }
-    const crawl::CrawlResult r = m_results->result(m_failuresFilter->sourceRow(current.row()));
+    const crawl::CrawlResult r = m_results->result(sourceRow);
     auto row = [](const QString &name, const QString &value) {
         return QStringLiteral("<tr><td style='color:#555;padding-right:8px'>%1</td><td>%2</td></tr>")
             .arg(name, value.toHtmlEscaped());
@@ -937,7 +1080,9 @@ void MainWindow::showFailureDetails() {
     if (!r.finalUrl.isEmpty() && r.finalUrl != r.url)
         html += row(tr("Final URL"), r.finalUrl);
     if (r.latencyMs >= 0)
-        html += row(tr("Latency"), tr("%1 ms (first byte %2 ms)").arg(r.latencyMs).arg(r.ttfbMs));
+        html +=
+            row(tr("Latency"), r.ttfbMs >= 0 ? tr("%1 ms (first byte %2 ms)").arg(r.latencyMs).arg(r.ttfbMs)
+                                             : tr("%1 ms (first byte —)").arg(r.latencyMs));
     if (r.startedAt.isValid())
         html += row(tr("Started"), r.startedAt.toLocalTime().toString(Qt::ISODateWithMs));
     if (r.finishedAt.isValid())
@@ -953,28 +1098,42 @@ void MainWindow::showFailureDetails() {
 }
 
 void MainWindow::clearSortIndicator(QTableView *view) {
-    // New rows arrived after a sort on demand (or the filter changed): the order no longer holds.
-    const QSignalBlocker blocker(view->horizontalHeader());
+    // No sort chosen: the rows show in arrival order (the model hears it too).
     view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
 }
 
 // --- getting results out ----------------------------------------------------------------------------
 
-void MainWindow::exportDialog(bool failuresOnly) {
+void MainWindow::exportDialog(ExportKind kind) {
     QSettings settings;
     const QString folder = settings
                                .value(QStringLiteral("paths/lastFolder"),
                                       QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
                                .toString();
-    const QString suggested =
-        QDir(folder).filePath(failuresOnly ? QStringLiteral("failures.csv") : QStringLiteral("results.csv"));
-    const QString path =
-        QFileDialog::getSaveFileName(this, failuresOnly ? tr("Export Failures") : tr("Export Results"),
-                                     suggested, tr("CSV files (*.csv);;All files (*)"));
+    QString what = QStringLiteral("results");
+    QString title = tr("Export All Results");
+    if (kind == ExportKind::Failures) {
+        what = QStringLiteral("failures");
+        title = tr("Export Failures");
+    } else if (kind == ExportKind::CurrentView) {
+        what = currentResultsTable() == m_failuresView ? QStringLiteral("failures-view")
+                                                       : QStringLiteral("results-view");
+        title = tr("Export Current View");
+    }
+    const QString name = exportFileName(m_inputName, what, QDate::currentDate());
+    const QString path = QFileDialog::getSaveFileName(this, title, QDir(folder).filePath(name),
+                                                      tr("CSV files (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue(QStringLiteral("paths/lastFolder"), QFileInfo(path).absolutePath());
-    exportCsv(path, failuresOnly);
+    if (kind == ExportKind::CurrentView)
+        exportCurrentView(path);
+    else
+        exportCsv(path, kind == ExportKind::Failures);
+}
+
+QTableView *MainWindow::currentResultsTable() const {
+    return m_tabs->currentWidget()->isAncestorOf(m_failuresView) ? m_failuresView : m_resultsView;
 }
 
 bool MainWindow::exportCsv(const QString &path, bool failuresOnly) {
@@ -986,9 +1145,29 @@ bool MainWindow::exportCsv(const QString &path, bool failuresOnly) {
             if (crawl::isFailure(store.outcome(row)))
                 rows.push_back(int(row));
         }
+        if (rows.empty()) { // an empty list would mean "every row" to the exporter
+            statusBar()->showMessage(tr("No failures to export"), 5'000);
+            return false;
+        }
     }
     const qint64 count = failuresOnly ? qint64(rows.size()) : store.size();
-    if (!m_exporter->start(path, store, std::move(rows))) {
+    return startExport(path, std::move(rows), count);
+}
+
+bool MainWindow::exportCurrentView(const QString &path) {
+    flushResults();
+    auto *model = qobject_cast<ResultFilterSortModel *>(currentResultsTable()->model());
+    std::vector<int> rows = model->sourceRows();
+    if (rows.empty()) {
+        statusBar()->showMessage(tr("The table on show has no rows to export"), 5'000);
+        return false;
+    }
+    const auto count = qint64(rows.size());
+    return startExport(path, std::move(rows), count);
+}
+
+bool MainWindow::startExport(const QString &path, std::vector<int> rows, qint64 count) {
+    if (!m_exporter->start(path, m_results->store(), std::move(rows))) {
         statusBar()->showMessage(tr("An export is already running"), 5'000);
         return false;
     }
@@ -1000,6 +1179,24 @@ bool MainWindow::exportCsv(const QString &path, bool failuresOnly) {
         tr("Exporting %1 rows to %2").arg(number(count), QDir::toNativeSeparators(path)));
     updateActions();
     return true;
+}
+
+// Right-click a table's header to show or hide its columns.
+void MainWindow::addColumnMenu(QTableView *view) {
+    QHeaderView *header = view->horizontalHeader();
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QWidget::customContextMenuRequested, this, [view, header](const QPoint &pos) {
+        QMenu menu;
+        QAbstractItemModel *model = view->model();
+        for (int column = 0; column < model->columnCount(); ++column) {
+            QAction *toggle = menu.addAction(model->headerData(column, Qt::Horizontal).toString());
+            toggle->setCheckable(true);
+            toggle->setChecked(!view->isColumnHidden(column));
+            connect(toggle, &QAction::toggled, view,
+                    [view, column](bool on) { view->setColumnHidden(column, !on); });
+        }
+        menu.exec(header->viewport()->mapToGlobal(pos));
+    });
 }
 
 void MainWindow::onExportFinished(bool ok, const QString &path, qint64 rows, const QString &error) {
@@ -1068,13 +1265,15 @@ void MainWindow::readSettings() {
         m_mainSplitter->setSizes({360, 420});
     if (!m_failuresSplitter->restoreState(
             settings.value(QStringLiteral("window/failuresSplitter")).toByteArray()))
-        m_failuresSplitter->setSizes({700, 300});
+        m_failuresSplitter->setSizes({780, 260});
     m_hostsView->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("window/hostsHeader")).toByteArray());
     m_failuresView->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("window/failuresHeader")).toByteArray());
     m_resultsView->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("window/resultsHeader")).toByteArray());
+    // The failures' Error column takes the room left, even under a header state saved before it did.
+    m_failuresView->horizontalHeader()->setSectionResizeMode(ResultsModel::ErrorColumn, QHeaderView::Stretch);
     // Sort indicators of the big tables are not restored: they sort on demand.
     clearSortIndicator(m_failuresView);
     clearSortIndicator(m_resultsView);

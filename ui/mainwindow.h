@@ -6,16 +6,19 @@
 #include "model/crawlresult.h"
 #include "model/crawlsnapshot.h"
 #include "model/fetchpolicy.h"
+#include "models/retryselection.h"
+#include "status/throughputmeter.h"
 
 #include <QHash>
 #include <QList>
 #include <QMainWindow>
+#include <QSet>
 #include <QTimer>
 
 #include <optional>
+#include <vector>
 
 class QAction;
-class QComboBox;
 class QFrame;
 class QLabel;
 class QLineEdit;
@@ -54,9 +57,15 @@ public:
     void loadText(const QByteArray &utf8, const QString &displayName);
     void startCrawl();
     void pauseOrResume();
-    void stopCrawl();                    // asks first while running (unless confirmations are off)
-    void retryFailed(bool selectedOnly); // selected rows of the failures table, or every failure
+    void stopCrawl(); // asks first while running (unless confirmations are off)
+    // Queues failures again. A row keeps its previous result until the new attempt finishes; a retry
+    // that is cancelled (Stop, Skip) leaves the previous result in place.
+    void retryFailed(RetryScope scope);
     bool exportCsv(const QString &path, bool failuresOnly); // false if an export is already running
+    // The rows of the Failures or Results table on show (its filter, its order); the Results table when
+    // the Hosts tab is on show. False if there is nothing to export or an export is running.
+    bool exportCurrentView(const QString &path);
+    QTextBrowser *failureDetails() const { return m_failureDetails; }
 
     crawl::CrawlEngine *engine() const { return m_engine; }
     // A host's own limits (the hosts table's context menu); nullopt returns it to the global limits.
@@ -64,6 +73,10 @@ public:
     // Sets the limits panel (and the engine) as if the user had moved the controls; the settings without
     // a control in the panel go to the engine as given.
     void setLimits(const crawl::CrawlLimits &limits, const crawl::FetchPolicy &policy);
+
+    void showStatusMessage(const QString &text, int timeoutMs = 10'000);
+    // Sets the panel's limits (and the engine's) to the defaults and saves them, as the panel's Reset does.
+    void resetLimits();
 
     // For tests and automation: no modal questions (stop and close proceed as if confirmed).
     void setConfirmationsEnabled(bool on) { m_confirm = on; }
@@ -96,7 +109,11 @@ private:
 
     void openFileDialog();
     void pasteFromClipboard();
-    void exportDialog(bool failuresOnly);
+    enum class ExportKind { All, Failures, CurrentView };
+    void exportDialog(ExportKind kind);
+    bool startExport(const QString &path, std::vector<int> rows, qint64 count);
+    QTableView *currentResultsTable() const;
+    void addColumnMenu(QTableView *view);
     void showAbout();
     void loadSource(const crawl::InputSource &source, const QString &displayName);
 
@@ -112,7 +129,7 @@ private:
     void saveLimits();
     void showHostsMenu(const QPoint &pos);
     void copySelectedUrls(QTableView *view);
-    void showFailureDetails();
+    void showFailureDetails(bool force);
     void updateActions();
     void updateStatus(const crawl::CrawlSnapshot &snapshot);
     void clearSortIndicator(QTableView *view);
@@ -157,8 +174,11 @@ private:
     QAction *m_startAction = nullptr;
     QAction *m_pauseAction = nullptr;
     QAction *m_stopAction = nullptr;
-    QAction *m_retryAction = nullptr;
-    QAction *m_exportAction = nullptr;
+    QAction *m_retryAction = nullptr; // transient failures
+    QAction *m_retryAllAction = nullptr;
+    QAction *m_retrySelectedAction = nullptr;
+    QAction *m_exportViewAction = nullptr;
+    QAction *m_exportAction = nullptr; // all results
     QAction *m_exportFailuresAction = nullptr;
     QAction *m_aboutAction = nullptr;
 
@@ -174,6 +194,9 @@ private:
     QTimer m_closeTimeout;
     QTimer m_resultsFlush;
     QList<crawl::CrawlResult> m_pendingResults;
+    QSet<quint64> m_retrying;
+    int m_detailsSourceRow = -1;  // the results row the failure details show
+    ThroughputMeter m_throughput; // ids re-queued by a retry whose new result has not arrived yet
 };
 
 } // namespace ui

@@ -1,12 +1,13 @@
 #include "runwindow.h"
 
+#include "commandlinelimits.h"
+#include "engine/crawlengine.h"
 #include "mainwindow.h"
 
 #include <QApplication>
 #include <QFile>
 #include <QIcon>
 #include <QMessageBox>
-#include <QSettings>
 
 namespace ui {
 
@@ -21,18 +22,33 @@ int runWindow(const WindowStart &start) {
 
     MainWindow window;
     window.show();
+    applyWindowStart(window, start);
+    return QApplication::exec();
+}
+
+void applyWindowStart(MainWindow &window, const WindowStart &start) {
     if (!start.warning.isEmpty()) {
         QMessageBox::warning(&window, start.warningTitle, start.warning);
-    } else if (start.crawl) {
-        // Limits the user has set before are kept.
-        if (!QSettings().contains(QStringLiteral("limits/perHostInFlight")))
-            window.setLimits(start.crawl->limits, start.crawl->policy);
+        return;
+    }
+    if (start.crawl) {
+        // The crawl's own limits, for this session only: setLimits() does not save them.
+        window.setLimits(start.crawl->limits, start.crawl->policy);
         window.loadText(start.crawl->list, start.crawl->name);
         window.startCrawl();
-    } else if (!start.fileToOpen.isEmpty()) {
-        window.loadFile(start.fileToOpen);
+        window.showStatusMessage(
+            QObject::tr("The demo crawls with its own limits; your saved limits are kept "
+                        "for your own lists (Reset in the Limits panel restores the defaults)"));
+        return;
     }
-    return QApplication::exec();
+    if (!start.limitFlags.isEmpty()) {
+        crawl::CrawlLimits limits = window.engine()->limits();
+        crawl::FetchPolicy policy = window.engine()->fetchPolicy();
+        applyCommandLineFlags(start.limitFlags, start.flagLimits, start.flagPolicy, &limits, &policy);
+        window.setLimits(limits, policy);
+    }
+    if (!start.fileToOpen.isEmpty())
+        window.loadFile(start.fileToOpen);
 }
 
 } // namespace ui

@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -12,8 +13,8 @@ namespace ui {
 
 // How the window starts: empty, with a list opened, or crawling a list it is handed (the demo).
 struct WindowStart {
-    // A list handed over to crawl at once, with the limits to crawl it with unless the user has saved
-    // limits of their own (which are kept).
+    // A list handed over to crawl at once with its own limits (the demo's): they apply to this crawl
+    // and are not written over the user's saved limits.
     struct Crawl {
         QByteArray list; // UTF-8, as a list file holds it
         QString name;    // what the window calls the list
@@ -23,6 +24,11 @@ struct WindowStart {
 
     QString fileToOpen; // opened, not crawled
     std::optional<Crawl> crawl;
+    // Limit flags typed on the command line ("per-host", …) and their parsed values: they win over the
+    // saved limits for this session (and are not saved). Ignored with `crawl`, whose limits include them.
+    QStringList limitFlags;
+    crawl::CrawlLimits flagLimits;
+    crawl::FetchPolicy flagPolicy;
     // Shown as a warning over the empty window when what was asked for cannot be done.
     QString warningTitle;
     QString warning;
@@ -32,5 +38,9 @@ struct WindowStart {
 // returns QApplication::exec(). The caller creates the QApplication first, so that whatever it starts
 // for the window (a server the list points at) can be created after it and outlive the window.
 int runWindow(const WindowStart &start);
+
+class MainWindow;
+// What runWindow() does to the shown window (apart from the event loop), for tests.
+void applyWindowStart(MainWindow &window, const WindowStart &start);
 
 } // namespace ui

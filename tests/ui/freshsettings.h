@@ -1,16 +1,22 @@
 #pragma once
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 namespace uitest {
 
 // The window reads and writes QSettings (limits, geometry, folders). Call from initTestCase(): the test
-// program gets its own settings file in Qt's test location, empty, so neither the user's settings nor
-// another test program's leak in. The application name stays the test executable's name.
+// process gets its own, empty settings file in a private temporary folder, so neither the user's
+// settings, nor another test program's, nor the same test program run at the same time by someone else
+// on this machine leak in. The application name stays the test executable's name.
 inline void useFreshSettings() {
     QStandardPaths::setTestModeEnabled(true);
+    static QTemporaryDir folder(QDir::temp().filePath(QStringLiteral("crawlscope-settings-XXXXXX")));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, folder.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, folder.path());
     QCoreApplication::setOrganizationName(QStringLiteral("CrawlscopeTest"));
     QSettings().clear();
 }

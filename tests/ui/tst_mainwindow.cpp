@@ -287,7 +287,7 @@ private Q_SLOTS:
         const int missingRow = rowOf(window, missing);
         QVERIFY(missingRow >= 0);
         const QDateTime firstFinish = window.resultsModel()->result(missingRow).finishedAt;
-        window.retryFailed(false);
+        window.retryFailed(ui::RetryScope::AllFailures);
         QTRY_VERIFY_WITH_TIMEOUT(window.resultsModel()->result(missingRow).finishedAt > firstFinish, 15'000);
         QCOMPARE(window.resultsModel()->rowCount(), rowsBefore);
         QCOMPARE(window.resultsModel()->result(missingRow).outcome, crawl::Outcome::HttpError);
@@ -312,7 +312,7 @@ private Q_SLOTS:
         window.startCrawl();
         QVERIFY(finished.wait(20'000));
         QCOMPARE(window.resultsModel()->rowCount(), 2);
-        window.retryFailed(false);
+        window.retryFailed(ui::RetryScope::AllFailures);
         QVERIFY2(finished.wait(20'000), "CrawlEngine::retry after finished() never finishes again");
         QCOMPARE(window.resultsModel()->rowCount(), 2);
         const auto last = finished.last().first().value<crawl::CrawlSummary>();

@@ -150,6 +150,11 @@ private Q_SLOTS:
         model.addResults({makeResult(1, QStringLiteral("http://a/one"), Outcome::Ok)});
         QCOMPARE(failures.rowCount(), 2);
         QCOMPARE(all.rowCount(), 4);
+        // Per-outcome counts (the outcome filter's menu) follow replacements.
+        QCOMPARE(model.outcomeCount(Outcome::Ok), 2);
+        QCOMPARE(model.outcomeCount(Outcome::Timeout), 0);
+        QCOMPARE(model.outcomeCount(Outcome::HttpError), 1);
+        QCOMPARE(model.outcomeCount(Outcome::NetworkError), 1);
 
         // Sort on demand, then map back to the source.
         all.sort(ui::ResultsModel::UrlColumn, Qt::AscendingOrder);
@@ -158,13 +163,60 @@ private Q_SLOTS:
         QCOMPARE(all.mapFromSource(model.index(1, 0)).row(), 0);
         all.sort(ui::ResultsModel::LineColumn, Qt::DescendingOrder);
         QCOMPARE(all.mapToSource(all.index(0, 0)).row(), 3);
-        QSignalSpy invalidated(&all, &ui::ResultFilterSortModel::sortInvalidated);
+        // The sort holds for rows that arrive later: line 5 goes to the top of a descending line sort.
         model.addResults({makeResult(4, QStringLiteral("http://a/four"), Outcome::Ok)});
-        QCOMPARE(invalidated.size(), 1);
         QCOMPARE(all.rowCount(), 5);
+        QCOMPARE(all.mapToSource(all.index(0, 0)).row(), 4);
+        QCOMPARE(all.mapFromSource(model.index(4, 0)).row(), 0);
+        // No sort again: arrival order, and later rows append.
+        all.sort(-1);
+        for (int row = 0; row < all.rowCount(); ++row)
+            QCOMPARE(all.sourceRow(row), row);
         model.clear();
         QCOMPARE(all.rowCount(), 0);
         QCOMPARE(failures.rowCount(), 0);
+    }
+
+    void sortHoldsForStreamedRows() {
+        // Batches arriving after a sort land in sorted position (equal rows in arrival order) and the
+        // persistent indexes (a view's selection) stay on their rows.
+        ui::ResultsModel model;
+        ui::ResultFilterSortModel proxy;
+        proxy.setResultsModel(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        quint32 seed = 7;
+        auto next = [&seed] { return seed = seed * 1103515245u + 12345u; };
+        auto batch = [&](quint64 from, int count) {
+            QList<CrawlResult> results;
+            for (int i = 0; i < count; ++i) {
+                CrawlResult r = makeResult(from + quint64(i),
+                                           QStringLiteral("http://a/%1").arg(from + quint64(i)), Outcome::Ok);
+                r.latencyMs = qint64(next() % 20);
+                results.append(r);
+            }
+            model.addResults(results);
+        };
+        batch(0, 30);
+        proxy.sort(ui::ResultsModel::LatencyColumn, Qt::DescendingOrder);
+        const QPersistentModelIndex held(proxy.index(5, ui::ResultsModel::UrlColumn));
+        const QString heldUrl = held.data().toString();
+        for (int round = 0; round < 6; ++round) {
+            batch(quint64(30 + round * 7), 7);
+            QCOMPARE(held.data().toString(), heldUrl);
+            for (int row = 1; row < proxy.rowCount(); ++row) {
+                const auto at = [&](int r) {
+                    return std::pair(proxy.index(r, ui::ResultsModel::LatencyColumn)
+                                         .data(ui::ResultsModel::SortRole)
+                                         .toInt(),
+                                     proxy.mapToSource(proxy.index(r, 0)).row());
+                };
+                // Descending latency; ties in arrival (source) order.
+                QVERIFY(at(row).first < at(row - 1).first ||
+                        (at(row).first == at(row - 1).first && at(row).second > at(row - 1).second));
+                QCOMPARE(proxy.mapFromSource(proxy.mapToSource(proxy.index(row, 0))).row(), row);
+            }
+        }
+        QCOMPARE(proxy.rowCount(), 72);
     }
 
     void sortKeepsPersistentIndexes() {
@@ -211,6 +263,8 @@ private Q_SLOTS:
         crawl::HostSnapshot backing = makeHost(QStringLiteral("c:80"), 0, 2);
         backing.state = crawl::HostState::BackingOff;
         backing.stateUntilMs = 10'000;
+        backing.queued = 3;
+        model.setCrawlState(crawl::CrawlState::Running);
         // A snapshot without a/b and with a new host: a/b keep their rows, c is appended, nothing resets.
         model.setHosts({backing}, 7'500);
         QCOMPARE(reset.size(), 0);

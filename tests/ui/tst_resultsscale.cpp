@@ -90,6 +90,34 @@ private Q_SLOTS:
         clock.start();
         all.sort(ui::ResultsModel::UrlColumn, Qt::AscendingOrder);
         qInfo("sort by URL on demand: %.0f ms", clock.nsecsElapsed() / 1e6);
+
+        // The sort holds while more rows stream in: each batch lands in place with one block copy.
+        all.sort(ui::ResultsModel::LatencyColumn, Qt::DescendingOrder);
+        qint64 worstSortedBatchNs = 0;
+        qint64 sortedInsertNs = 0;
+        const int moreBatches = 20;
+        for (int b = 0; b < moreBatches; ++b) {
+            QList<crawl::CrawlResult> results;
+            for (int i = 0; i < batch; ++i)
+                results.append(testsite::makeSyntheticResult(quint64(total + b * batch + i)));
+            clock.start();
+            model.addResults(results);
+            const qint64 ns = clock.nsecsElapsed();
+            sortedInsertNs += ns;
+            worstSortedBatchNs = std::max(worstSortedBatchNs, ns);
+            QCoreApplication::processEvents();
+        }
+        qInfo(
+            "%d more batches of %d into the latency sort of %d rows: %.1f ms each on average, worst %.1f ms",
+            moreBatches, batch, total, sortedInsertNs / 1e6 / moreBatches, worstSortedBatchNs / 1e6);
+        QCOMPARE(all.rowCount(), total + moreBatches * batch);
+        int previous = INT_MAX;
+        for (int row = 0; row < all.rowCount(); row += 97) {
+            const int latency =
+                all.index(row, ui::ResultsModel::LatencyColumn).data(ui::ResultsModel::SortRole).toInt();
+            QVERIFY(latency <= previous);
+            previous = latency;
+        }
     }
 };
 

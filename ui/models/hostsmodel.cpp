@@ -19,21 +19,16 @@ int HostsModel::columnCount(const QModelIndex &parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString HostsModel::stateText(const crawl::HostSnapshot &host, qint64 nowMs) {
-    const double left = std::max<qint64>(0, host.stateUntilMs - nowMs) / 1000.0;
-    switch (host.state) {
-    case crawl::HostState::Ready:
-        return host.queued > 0 ? tr("ready") : tr("idle");
-    case crawl::HostState::Busy:
-        return tr("busy");
-    case crawl::HostState::Pacing:
-        return tr("waiting for interval");
-    case crawl::HostState::BackingOff:
-        return host.stateUntilMs > 0 ? tr("backing off %1 s").arg(left, 0, 'f', 1) : tr("backing off");
-    case crawl::HostState::Paused:
-        return tr("paused");
-    }
-    return {};
+HostStatus HostsModel::status(int row) const {
+    const crawl::HostSnapshot &h = m_hosts[row];
+    return hostStatus(h, m_crawlState, m_skipped.contains(h.host), m_nowMs);
+}
+
+void HostsModel::markSkipped(const QString &hostKey) {
+    m_skipped.insert(hostKey);
+    const int row = rowForHost(hostKey);
+    if (row >= 0)
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 
 QVariant HostsModel::headerData(int section, Qt::Orientation orientation, int role) const {
@@ -73,10 +68,12 @@ QVariant HostsModel::headerData(int section, Qt::Orientation orientation, int ro
     } else if (role == Qt::ToolTipRole) {
         switch (Column(section)) {
         case HostColumn:
-            return tr("host:port; every limit applies per host:port. * marks a per-host override");
+            return tr("host:port; every limit applies per host:port. \"override\" marks a host with its own "
+                      "limits (right-click to change them)");
         case StateColumn:
-            return tr("ready, busy (at its in-flight limit), waiting for its start interval, "
-                      "backing off after Retry-After (with a countdown), or paused by you");
+            return tr("idle, ready, fetching, busy (at its in-flight limit), waiting for its start interval, "
+                      "backing off after Retry-After (with a countdown), paused or skipped by you, crawl "
+                      "paused, stopping, done");
         case InFlightColumn:
             return tr("Requests in flight against this host's limit");
         case QueuedColumn:
@@ -105,12 +102,13 @@ QVariant HostsModel::headerData(int section, Qt::Orientation orientation, int ro
     return {};
 }
 
-QVariant HostsModel::sortValue(const crawl::HostSnapshot &h, Column column) {
+QVariant HostsModel::sortValue(int row, Column column) const {
+    const crawl::HostSnapshot &h = m_hosts[row];
     switch (column) {
     case HostColumn:
         return h.host;
     case StateColumn:
-        return int(h.state);
+        return int(status(row).kind);
     case InFlightColumn:
         return h.inFlight;
     case QueuedColumn:
@@ -150,9 +148,9 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
     case Qt::DisplayRole:
         switch (column) {
         case HostColumn:
-            return h.overridden ? h.host + QStringLiteral(" *") : h.host;
+            return h.overridden ? tr("%1  · override").arg(h.host) : h.host;
         case StateColumn:
-            return stateText(h, m_nowMs);
+            return status(index.row()).text;
         case InFlightColumn:
             return QStringLiteral("%1 / %2").arg(h.inFlight).arg(h.maxInFlight);
         case P50Column:
@@ -164,18 +162,29 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
         case IntervalColumn:
             return tr("%1 ms").arg(h.intervalMs);
         default: // the counts show as they sort
-            return sortValue(h, column);
+            return sortValue(index.row(), column);
         }
     case SortRole:
-        return sortValue(h, column);
+        return sortValue(index.row(), column);
+    case Qt::FontRole:
+        if (h.overridden && (column == HostColumn || column == InFlightColumn || column == IntervalColumn)) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        break;
     case Qt::TextAlignmentRole:
         return headerData(index.column(), Qt::Horizontal, role);
     case Qt::ForegroundRole:
         if (column == StateColumn) {
-            switch (h.state) {
-            case crawl::HostState::BackingOff:
+            switch (status(index.row()).kind) {
+            case HostStatus::Kind::BackingOff:
                 return QBrush(QColor(0xb3, 0x6b, 0x00));
-            case crawl::HostState::Paused:
+            case HostStatus::Kind::Paused:
+            case HostStatus::Kind::CrawlPaused:
+            case HostStatus::Kind::Skipped:
+            case HostStatus::Kind::Idle:
+            case HostStatus::Kind::Done:
                 return QBrush(QColor(0x75, 0x75, 0x75));
             default:
                 break;
@@ -187,8 +196,12 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
         }
         break;
     case Qt::ToolTipRole:
-        if (column == HostColumn && h.overridden)
-            return tr("Override: %1 in flight, %2 ms apart").arg(h.maxInFlight).arg(h.intervalMs);
+        if (column == HostColumn)
+            return h.overridden ? tr("%1\nOwn limits (override): %2 in flight, %3 ms apart")
+                                      .arg(h.host)
+                                      .arg(h.maxInFlight)
+                                      .arg(h.intervalMs)
+                                : h.host;
         if (column == StateColumn && h.oldestQueuedAgeMs > 0)
             return tr("Oldest queued URL waited %1 s").arg(h.oldestQueuedAgeMs / 1000.0, 0, 'f', 1);
         break;
@@ -236,6 +249,8 @@ void HostsModel::clear() {
     beginResetModel();
     m_hosts.clear();
     m_rowByHost.clear();
+    m_skipped.clear();
+    m_crawlState = crawl::CrawlState::Idle;
     endResetModel();
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 
 #include "model/crawlsnapshot.h"
+#include "models/hoststatus.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
+#include <QSet>
 
 namespace ui {
 
@@ -46,18 +48,24 @@ public:
 
     // `nowMs` (epoch ms) drives the countdowns of waiting hosts.
     void setHosts(const QList<crawl::HostSnapshot> &hosts, qint64 nowMs);
+    // The crawl's state decides what idle-looking hosts say (paused, stopping, done); set it before
+    // setHosts() of the same snapshot.
+    void setCrawlState(crawl::CrawlState state) { m_crawlState = state; }
+    void markSkipped(const QString &hostKey); // the user skipped its remaining URLs
     void clear();
     const crawl::HostSnapshot &host(int row) const { return m_hosts[row]; }
     int rowForHost(const QString &hostKey) const { return m_rowByHost.value(hostKey, -1); }
 
-    static QString stateText(const crawl::HostSnapshot &host, qint64 nowMs);
+    HostStatus status(int row) const;
 
 private:
     // SortRole: numbers that sort naturally; the counts also display as these.
-    static QVariant sortValue(const crawl::HostSnapshot &h, Column column);
+    QVariant sortValue(int row, Column column) const;
 
     QList<crawl::HostSnapshot> m_hosts;
     QHash<QString, int> m_rowByHost;
+    QSet<QString> m_skipped;
+    crawl::CrawlState m_crawlState = crawl::CrawlState::Idle;
     qint64 m_nowMs = 0;
 };
 

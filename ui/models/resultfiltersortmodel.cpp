@@ -120,6 +120,7 @@ bool ResultFilterSortModel::acceptsSourceRow(int sourceRow) const {
 
 void ResultFilterSortModel::refilterRows() {
     m_rows.clear();
+    m_proxyRowsStale = false;
     if (!m_results)
         return;
     const int count = m_results->rowCount();
@@ -130,20 +131,24 @@ void ResultFilterSortModel::refilterRows() {
             m_rows.push_back(row);
         }
     }
-    m_sortColumn = -1;
+    // The user's sort outlives a filter change (and a new crawl).
+    if (m_sortColumn >= 0 && !m_rows.empty()) {
+        m_rows =
+            ResultSorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder).sorted(m_rows);
+        rebuildReverseMap();
+    }
 }
 
 void ResultFilterSortModel::refilter() {
     beginResetModel();
     refilterRows();
     endResetModel();
-    Q_EMIT sortInvalidated();
 }
 
 void ResultFilterSortModel::onRowsInserted(const QModelIndex &parent, int first, int last) {
     if (parent.isValid())
         return;
-    // Source rows are appended only: extend the reverse map, then insert the accepted ones at the end.
+    // Source rows are appended only: extend the reverse map, then insert the accepted ones.
     m_proxyRows.resize(size_t(last) + 1, -1);
     std::vector<int> accepted;
     for (int row = first; row <= last; ++row) {
@@ -152,22 +157,119 @@ void ResultFilterSortModel::onRowsInserted(const QModelIndex &parent, int first,
     }
     if (accepted.empty())
         return;
+    if (m_sortColumn >= 0) {
+        insertSorted(std::move(accepted));
+        return;
+    }
     const int proxyFirst = int(m_rows.size());
     beginInsertRows({}, proxyFirst, proxyFirst + int(accepted.size()) - 1);
     for (const int row : accepted) {
-        m_proxyRows[size_t(row)] = int(m_rows.size());
+        if (!m_proxyRowsStale)
+            m_proxyRows[size_t(row)] = int(m_rows.size());
         m_rows.push_back(row);
     }
     endInsertRows();
-    if (m_sortColumn >= 0) {
-        m_sortColumn = -1;
-        Q_EMIT sortInvalidated();
+}
+
+// The batch is sorted on its own and each row placed after the last row that does not sort after it
+// (equal rows keep arrival order). The view sees an append, then one layout change moving the rows into
+// place, which carries its persistent indexes (selection, current row) along arithmetically: nothing
+// here walks the whole row set except one block copy of the row vector.
+void ResultFilterSortModel::insertSorted(std::vector<int> rows) {
+    const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
+    const std::vector<int> added = sorter.sorted(rows);
+    const size_t oldCount = m_rows.size();
+    const size_t addedCount = added.size();
+    std::vector<size_t> before(addedCount); // added[i] goes before old row before[i]
+    auto from = m_rows.cbegin();
+    for (size_t i = 0; i < addedCount; ++i) {
+        from = std::upper_bound(from, m_rows.cbegin() + qsizetype(oldCount), added[i],
+                                [&sorter](int value, int element) { return sorter.rowLess(value, element); });
+        before[i] = size_t(from - m_rows.cbegin());
     }
+
+    beginInsertRows({}, int(oldCount), int(oldCount + addedCount) - 1);
+    for (size_t i = 0; i < addedCount; ++i) {
+        if (!m_proxyRowsStale)
+            m_proxyRows[size_t(added[i])] = int(oldCount + i);
+        m_rows.push_back(added[i]);
+    }
+    endInsertRows();
+
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    std::vector<int> merged(oldCount + addedCount);
+    size_t copied = 0;
+    size_t out = 0;
+    for (size_t i = 0; i < addedCount; ++i) {
+        out = size_t(std::copy(m_rows.cbegin() + qsizetype(copied), m_rows.cbegin() + qsizetype(before[i]),
+                               merged.begin() + qsizetype(out)) -
+                     merged.begin());
+        copied = before[i];
+        merged[out++] = added[i];
+    }
+    std::copy(m_rows.cbegin() + qsizetype(copied), m_rows.cbegin() + qsizetype(oldCount),
+              merged.begin() + qsizetype(out));
+    auto newPosition = [&](int proxyRow) {
+        if (size_t(proxyRow) >= oldCount) {
+            const size_t i = size_t(proxyRow) - oldCount;
+            return int(before[i] + i);
+        }
+        return proxyRow +
+               int(std::upper_bound(before.cbegin(), before.cend(), size_t(proxyRow)) - before.cbegin());
+    };
+    const QModelIndexList persistent = persistentIndexList();
+    QModelIndexList moved;
+    moved.reserve(persistent.size());
+    for (const QModelIndex &idx : persistent)
+        moved.append(createIndex(newPosition(idx.row()), idx.column()));
+    m_rows = std::move(merged);
+    m_proxyRowsStale = true;
+    changePersistentIndexList(persistent, moved);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+// Replaced rows (retries) whose new values no longer sort where they stand move to their place.
+void ResultFilterSortModel::resortRows(const std::vector<int> &proxyRows) {
+    const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
+    std::vector<int> moving;
+    for (const int proxyRow : proxyRows) {
+        const size_t p = size_t(proxyRow);
+        const int row = m_rows[p];
+        if ((p > 0 && sorter.rowLess(row, m_rows[p - 1])) ||
+            (p + 1 < m_rows.size() && sorter.rowLess(m_rows[p + 1], row)))
+            moving.push_back(row);
+    }
+    if (moving.empty())
+        return;
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList persistent = persistentIndexList();
+    std::vector<int> persistentSource;
+    persistentSource.reserve(size_t(persistent.size()));
+    for (const QModelIndex &idx : persistent)
+        persistentSource.push_back(m_rows[size_t(idx.row())]);
+    std::vector<char> isMoving(size_t(m_results->rowCount()), 0);
+    for (const int row : moving)
+        isMoving[size_t(row)] = 1;
+    std::erase_if(m_rows, [&isMoving](int row) { return isMoving[size_t(row)] != 0; });
+    for (const int row : sorter.sorted(moving)) {
+        const auto at =
+            std::upper_bound(m_rows.begin(), m_rows.end(), row,
+                             [&sorter](int value, int element) { return sorter.rowLess(value, element); });
+        m_rows.insert(at, row);
+    }
+    rebuildReverseMap();
+    QModelIndexList moved;
+    moved.reserve(persistent.size());
+    for (qsizetype i = 0; i < persistent.size(); ++i)
+        moved.append(index(m_proxyRows[size_t(persistentSource[size_t(i)])], persistent[i].column()));
+    changePersistentIndexList(persistent, moved);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 void ResultFilterSortModel::onDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
                                           const QList<int> &roles) {
     // Only replacements (retried URLs) change data; they may move a row into or out of the filter.
+    ensureReverseMap();
     int proxyFirst = -1;
     int proxyLast = -1;
     for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
@@ -182,20 +284,44 @@ void ResultFilterSortModel::onDataChanged(const QModelIndex &topLeft, const QMod
             proxyLast = std::max(proxyLast, proxyRow);
         }
     }
-    if (proxyFirst >= 0)
-        Q_EMIT dataChanged(index(proxyFirst, topLeft.column()), index(proxyLast, bottomRight.column()),
-                           roles);
+    if (proxyFirst < 0)
+        return;
+    Q_EMIT dataChanged(index(proxyFirst, topLeft.column()), index(proxyLast, bottomRight.column()), roles);
+    if (m_sortColumn >= 0) {
+        std::vector<int> changed;
+        for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
+            if (m_proxyRows[size_t(row)] >= 0)
+                changed.push_back(m_proxyRows[size_t(row)]);
+        }
+        resortRows(changed);
+    }
 }
 
-void ResultFilterSortModel::rebuildReverseMap() {
+void ResultFilterSortModel::rebuildReverseMap() const {
     std::fill(m_proxyRows.begin(), m_proxyRows.end(), -1);
     for (size_t proxy = 0; proxy < m_rows.size(); ++proxy)
         m_proxyRows[size_t(m_rows[proxy])] = int(proxy);
+    m_proxyRowsStale = false;
+}
+
+void ResultFilterSortModel::ensureReverseMap() const {
+    if (m_proxyRowsStale)
+        rebuildReverseMap();
 }
 
 void ResultFilterSortModel::sort(int column, Qt::SortOrder order) {
-    if (!m_results || column < 0 || column >= ResultsModel::ColumnCount)
+    if (!m_results || column >= ResultsModel::ColumnCount)
         return;
+    if (column < 0) {
+        // No sort (the header's indicator cleared): back to arrival order, and new rows append.
+        if (m_sortColumn < 0)
+            return;
+        m_sortColumn = -1;
+        std::vector<int> rows = m_rows;
+        std::sort(rows.begin(), rows.end());
+        setRowOrder(std::move(rows));
+        return;
+    }
     setRowOrder(ResultSorter(m_results->store(), ResultsModel::Column(column), order).sorted(m_rows));
     m_sortColumn = column;
     m_sortOrder = order;
@@ -254,6 +380,7 @@ QModelIndex ResultFilterSortModel::mapToSource(const QModelIndex &proxyIndex) co
 QModelIndex ResultFilterSortModel::mapFromSource(const QModelIndex &sourceIndex) const {
     if (!sourceIndex.isValid() || size_t(sourceIndex.row()) >= m_proxyRows.size())
         return {};
+    ensureReverseMap();
     const int proxyRow = m_proxyRows[size_t(sourceIndex.row())];
     return proxyRow < 0 ? QModelIndex() : index(proxyRow, sourceIndex.column());
 }

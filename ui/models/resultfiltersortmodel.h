@@ -14,9 +14,10 @@ class ResultsModel;
 // itself comes from ResultSorter).
 //
 // QSortFilterProxyModel keeps two mappings per row and re-sorts on every insert when dynamic sorting is
-// on; here the proxy is one vector of source rows. New source rows that pass the filter are appended in
-// one insert per batch; sort() orders the current rows once (new rows then append unsorted and
-// sortInvalidated() tells the view to drop its sort indicator).
+// on; here the proxy is one vector of source rows. New source rows that pass the filter arrive in one
+// insert per batch. Without a sort they are appended; once sort() has ordered the rows, each batch is
+// sorted on its own and placed by binary search (batch log n comparisons plus one block copy of the row
+// vector), so the user's sort holds while a crawl streams rows in.
 class ResultFilterSortModel : public QAbstractProxyModel {
     Q_OBJECT
 public:
@@ -35,6 +36,7 @@ public:
     QString textFilter() const { return m_text; }
 
     int sourceRow(int proxyRow) const { return m_rows[size_t(proxyRow)]; }
+    const std::vector<int> &sourceRows() const { return m_rows; } // in view order
     bool acceptsSourceRow(int sourceRow) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -48,20 +50,23 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
-Q_SIGNALS:
-    void sortInvalidated();
-
 private:
     void refilter();
     void refilterRows();
     void onRowsInserted(const QModelIndex &parent, int first, int last);
     void onDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles);
-    void rebuildReverseMap();
-    void setRowOrder(std::vector<int> rows); // proxy row -> source row, the same rows reordered
+    void rebuildReverseMap() const;
+    void ensureReverseMap() const;
+    void insertSorted(std::vector<int> rows);      // rows not in the proxy yet; the sort is active
+    void resortRows(const std::vector<int> &rows); // proxy rows whose sort key changed
+    void setRowOrder(std::vector<int> rows);       // proxy row -> source row, the same rows reordered
 
     ResultsModel *m_results = nullptr;
-    std::vector<int> m_rows;      // proxy row -> source row
-    std::vector<int> m_proxyRows; // source row -> proxy row, -1 when filtered out
+    std::vector<int> m_rows; // proxy row -> source row
+    // source row -> proxy row, -1 when filtered out. Rebuilt lazily after a sorted insert, which moves
+    // most rows: only mapFromSource() and replacements need it.
+    mutable std::vector<int> m_proxyRows;
+    mutable bool m_proxyRowsStale = false;
     quint32 m_outcomeMask = ~0u;
     bool m_failuresOnly = false;
     QString m_text;

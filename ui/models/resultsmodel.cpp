@@ -231,6 +231,8 @@ void ResultsModel::addResults(const QList<crawl::CrawlResult> &results) {
                 --m_failures;
             if (crawl::isFailure(result.outcome))
                 ++m_failures;
+            --m_outcomeCounts[size_t(m_store.outcome(existing))];
+            ++m_outcomeCounts[size_t(result.outcome)];
             m_store.replace(existing, result);
             firstReplaced = firstReplaced < 0 ? existing : std::min(firstReplaced, existing);
             lastReplaced = std::max(lastReplaced, existing);
@@ -256,6 +258,7 @@ void ResultsModel::addResults(const QList<crawl::CrawlResult> &results) {
         setRowForId(result->id, int(m_store.size()));
         if (crawl::isFailure(result->outcome))
             ++m_failures;
+        ++m_outcomeCounts[size_t(result->outcome)];
         m_store.append(*result);
     }
     endInsertRows();
@@ -268,6 +271,7 @@ void ResultsModel::clear() {
     m_rowById.shrink_to_fit();
     m_sparseRowById.clear();
     m_failures = 0;
+    m_outcomeCounts.fill(0);
     m_utcOffsetMs = qint64(QDateTime::currentDateTime().offsetFromUtc()) * 1000;
     endResetModel();
 }

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QList>
 
+#include <array>
 #include <vector>
 
 namespace ui {
@@ -51,6 +52,7 @@ public:
     crawl::CrawlResult result(int row) const { return m_store.result(row); }
     int rowForId(quint64 id) const; // -1 when unknown
     qint64 failureCount() const { return m_failures; }
+    qint64 outcomeCount(crawl::Outcome outcome) const { return m_outcomeCounts[size_t(outcome)]; }
 
 Q_SIGNALS:
     void rowsReplaced(int first, int last);
@@ -64,6 +66,7 @@ private:
     std::vector<qint32> m_rowById;
     QHash<quint64, qint32> m_sparseRowById;
     qint64 m_failures = 0;
+    std::array<qint64, crawl::kOutcomeCount> m_outcomeCounts{}; // rows per outcome, kept as rows change
     qint64 m_utcOffsetMs = 0; // local time for the Finished column, taken when a crawl starts
 };
 

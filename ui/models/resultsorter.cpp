@@ -42,6 +42,55 @@ std::vector<int> ResultSorter::sorted(const std::vector<int> &rows) const {
     return result;
 }
 
+bool ResultSorter::rowLess(int x, int y) const {
+    const int c = compareRows(x, y);
+    return m_descending ? c > 0 : c < 0;
+}
+
+int ResultSorter::compareRows(int x, int y) const {
+    const ResultStore::Row &rx = m_store.row(x);
+    const ResultStore::Row &ry = m_store.row(y);
+    auto cmp = [](auto a, auto b) { return a < b ? -1 : (b < a ? 1 : 0); };
+    switch (m_column) {
+    case ResultsModel::LineColumn:
+        return cmp(rx.lineNumber, ry.lineNumber);
+    case ResultsModel::UrlColumn: {
+        // Byte order of the UTF-8, as the 16-byte keys compare (URLs hold no NUL).
+        const QByteArrayView ux = m_store.urlUtf8(x);
+        const QByteArrayView uy = m_store.urlUtf8(y);
+        return cmp(ux.compare(uy), 0);
+    }
+    case ResultsModel::HostColumn:
+        return rx.hostId == ry.hostId ? 0 : cmp(m_store.string(rx.hostId), m_store.string(ry.hostId));
+    case ResultsModel::OutcomeColumn:
+        return cmp(rx.outcome, ry.outcome);
+    case ResultsModel::StatusColumn:
+        return cmp(rx.status, ry.status);
+    case ResultsModel::AttemptsColumn:
+        return cmp(rx.attempts, ry.attempts);
+    case ResultsModel::LatencyColumn:
+        return cmp(rx.latencyMs, ry.latencyMs);
+    case ResultsModel::BytesColumn:
+        return cmp(rx.bytes, ry.bytes);
+    case ResultsModel::ContentTypeColumn:
+        return rx.contentTypeId == ry.contentTypeId
+                   ? 0
+                   : cmp(m_store.string(rx.contentTypeId), m_store.string(ry.contentTypeId));
+    case ResultsModel::ErrorColumn: {
+        const int hasX = rx.extraIndex >= 0 ? 1 : 0;
+        const int hasY = ry.extraIndex >= 0 ? 1 : 0;
+        if (hasX != hasY || !hasX)
+            return cmp(hasX, hasY);
+        return cmp(m_store.error(x).compare(m_store.error(y)), 0);
+    }
+    case ResultsModel::FinishedColumn:
+        return cmp(rx.finishedAtMs, ry.finishedAtMs);
+    case ResultsModel::ColumnCount:
+        break;
+    }
+    return 0;
+}
+
 bool ResultSorter::less(const Key &x, const Key &y) const {
     if (x.a != y.a)
         return m_descending ? x.a > y.a : x.a < y.a;

@@ -22,6 +22,9 @@ public:
 
     // `rows` (row numbers in the store) in sorted order.
     std::vector<int> sorted(const std::vector<int> &rows) const;
+    // Whether store row x sorts before row y (the same order as sorted(); false for ties). For placing a
+    // few new rows into an already sorted list by binary search.
+    bool rowLess(int x, int y) const;
 
 private:
     struct Key {
@@ -32,6 +35,7 @@ private:
     };
 
     bool less(const Key &x, const Key &y) const;
+    int compareRows(int x, int y) const; // ascending: <0, 0, >0
     std::vector<Key> makeKeys(const std::vector<int> &rows, qsizetype urlPrefix) const;
     std::vector<quint32> stringRanks() const;
     qsizetype sharedUrlPrefix(const std::vector<int> &rows) const;

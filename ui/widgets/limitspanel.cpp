@@ -5,6 +5,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -88,10 +89,17 @@ LimitsPanel::LimitsPanel(QWidget *parent)
     note->setWordWrap(true);
     note->setEnabled(false);
 
+    auto *reset = new QPushButton(tr("Reset to Defaults"), this);
+    reset->setObjectName(QStringLiteral("resetLimits"));
+    reset->setToolTip(tr("Every control above back to its default (per-host overrides stay); applies to "
+                         "the running crawl and is remembered"));
+    connect(reset, &QPushButton::clicked, this, &LimitsPanel::resetRequested);
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(politeness);
     layout->addWidget(fetching);
     layout->addWidget(note);
+    layout->addWidget(reset, 0, Qt::AlignLeft);
     layout->addStretch(1);
 
     setValues(crawl::CrawlLimits{}, crawl::FetchPolicy{});

@@ -34,6 +34,7 @@ public:
 Q_SIGNALS:
     void limitsEdited();
     void fetchPolicyEdited();
+    void resetRequested(); // the Reset to Defaults button
 
 private:
     SliderSpinBox *m_global;

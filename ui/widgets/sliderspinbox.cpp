@@ -26,6 +26,7 @@ SliderSpinBox::SliderSpinBox(int minimum, int maximum, bool logarithmic, QWidget
     layout->addWidget(m_slider, 1);
     layout->addWidget(m_spin);
     m_spin->setRange(minimum, maximum);
+    m_value = m_spin->value();
     m_spin->setKeyboardTracking(false);
     m_spin->setAccelerated(true);
     m_spin->setMinimumWidth(m_spin->fontMetrics().horizontalAdvance(QStringLiteral("10000 ms__")) + 24);
@@ -43,6 +44,8 @@ SliderSpinBox::SliderSpinBox(int minimum, int maximum, bool logarithmic, QWidget
             return;
         setValue(fromSlider(position));
     });
+    // Typed (on Enter or focus-out: no keyboard tracking), arrow keys, the wheel, Page Up/Down: the
+    // spin box already shows the value, so the change is detected against m_value, not the box.
     connect(m_spin, &QSpinBox::valueChanged, this, [this](int v) {
         if (m_syncing)
             return;
@@ -66,12 +69,13 @@ int SliderSpinBox::fromSlider(int position) const {
 }
 
 int SliderSpinBox::value() const {
-    return m_spin->value();
+    return m_value;
 }
 
 void SliderSpinBox::setValue(int value) {
     value = std::clamp(value, m_min, m_max);
-    const bool changed = value != m_spin->value();
+    const bool changed = value != m_value;
+    m_value = value;
     m_syncing = true;
     m_spin->setValue(value);
     // Keep a log slider where the user left it when it already maps to this value.

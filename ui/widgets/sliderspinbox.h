@@ -14,7 +14,7 @@ class SliderSpinBox : public QWidget {
 public:
     SliderSpinBox(int minimum, int maximum, bool logarithmic, QWidget *parent = nullptr);
 
-    int value() const;
+    int value() const;        // the applied value (a half-typed entry in the box is not applied yet)
     void setValue(int value); // emits valueChanged when it changes
     void setSuffix(const QString &suffix);
     void setSpecialValueText(const QString &text); // shown for the minimum (e.g. "off")
@@ -33,6 +33,7 @@ private:
     int m_min;
     int m_max;
     bool m_log;
+    int m_value = 0; // the last value applied and announced: what the panel reports
     bool m_syncing = false;
 };
 

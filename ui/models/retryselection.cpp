@@ -1,0 +1,27 @@
+#include "models/retryselection.h"
+
+namespace ui {
+
+bool isTransientFailure(crawl::Outcome outcome, int status) {
+    switch (outcome) {
+    case crawl::Outcome::Timeout:
+    case crawl::Outcome::NetworkError:
+    case crawl::Outcome::Cancelled:
+        return true;
+    case crawl::Outcome::HttpError:
+        return status == 408 || status == 429 || (status >= 500 && status <= 599);
+    case crawl::Outcome::Ok:
+    case crawl::Outcome::TooLarge: // the same body will be too large again
+    case crawl::Outcome::InvalidUrl:
+        return false;
+    }
+    return false;
+}
+
+bool wantsRetry(RetryScope scope, crawl::Outcome outcome, int status) {
+    if (!crawl::isFailure(outcome) || outcome == crawl::Outcome::InvalidUrl)
+        return false;
+    return scope != RetryScope::Transient || isTransientFailure(outcome, status);
+}
+
+} // namespace ui
