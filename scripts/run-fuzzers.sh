@@ -114,7 +114,7 @@ for target in "${targets[@]}"; do
     if [ "$status" != 0 ] || [ "$crashes" -gt 0 ]; then
         failed=1
         echo "  FAILED (libFuzzer exit $status); log: $log"
-        grep -E 'invariant failed|ERROR: |SUMMARY: |runtime error|^    ' "$log" | head -8 | sed 's/^/  | /'
+        grep -E 'invariant failed|ERROR: |SUMMARY: |runtime error|^    [^# ]' "$log" | head -8 | sed 's/^/  | /'
         while read -r input; do
             [ -n "$input" ] && echo "  input kept: $input (reproduce: build/fuzz/fuzz/$target $input)"
         done <<<"$found"
