@@ -78,12 +78,15 @@ run_target() {
     fi
 }
 
-pids=()
 for target in "${targets[@]}"; do
     if [ ! -x "build/fuzz/fuzz/$target" ]; then
         echo "run-fuzzers: no binary for $target (is it listed in fuzz/CMakeLists.txt?)" >&2
         exit 2
     fi
+done
+
+pids=()
+for target in "${targets[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
         wait -n || true
     done
