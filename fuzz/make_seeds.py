@@ -42,6 +42,7 @@ write("fuzz_urlnormalizer", {
     "ipv6-port": "http://[::1]:81/a",
     "ipv6-zone": "http://[fe80::1%25eth0]/",
     "ipv6-mapped": "http://[::FFFF:127.0.0.1]/",
+    "ipv6-zone-encoded": "http://[fe80::1%25a%2Fb]:81/",  # Qt decodes it into another host
     "idn": "https://B\u00fccher.de/stra\u00dfe",
     "idn-punycode": "http://xn--bcher-kva.de/",
     "idn-fullwidth": "http://\uff41.test/",

@@ -1,5 +1,6 @@
 // Inputs the fuzzers in fuzz/ found, kept as ordinary unit tests so the fix cannot quietly regress in
 // a build without the fuzzers.
+#include "input/urlnormalizer.h"
 #include "policy/retryafter.h"
 
 #include <QTest>
@@ -32,6 +33,31 @@ private Q_SLOTS:
         const auto parsed = parseRetryAfter("0001000000000000", QDateTime::currentDateTimeUtc());
         QVERIFY(parsed.has_value());
         QVERIFY(*parsed >= 1'000'000'000'000'000);
+    }
+
+    // fuzz_urlnormalizer: Qt decodes an IPv6 zone ID byte-wise, so a zone with percent-encoded or
+    // non-ASCII bytes became another host ("%25a%2Fb" -> "a/b") and the canonical text changed each
+    // time it was normalized again. Such zones are refused; interface names still work.
+    void ipv6ZoneIdsOtherThanInterfaceNamesAreRefused_data() {
+        QTest::addColumn<QString>("line");
+        QTest::newRow("fuzzer input") << QString::fromUtf8("http://[::%2\xef\xbf\xbd"
+                                                           "1]:81");
+        QTest::newRow("encoded non-ASCII") << QStringLiteral("http://[::%252%EF%BF%BD1]:81/");
+        QTest::newRow("encoded slash") << QStringLiteral("http://[fe80::1%25a%2Fb]/");
+        QTest::newRow("encoded e-acute") << QStringLiteral("http://[fe80::1%25%C3%A9]/");
+    }
+    void ipv6ZoneIdsOtherThanInterfaceNamesAreRefused() {
+        QFETCH(QString, line);
+        const NormalizedUrl n = normalizeUrl(line);
+        QVERIFY2(!n.ok(), qPrintable(n.text));
+        QCOMPARE(n.error, QStringLiteral("unsupported IPv6 zone identifier"));
+    }
+    void ipv6InterfaceZoneIsKeptAndStable() {
+        const NormalizedUrl n = normalizeUrl(QStringLiteral("http://[fe80::1%25eth0]:8080/x"));
+        QVERIFY2(n.ok(), qPrintable(n.error));
+        QCOMPARE(n.text, QStringLiteral("http://[fe80::1%25eth0]:8080/x"));
+        QCOMPARE(n.hostKey, QStringLiteral("[fe80::1%25eth0]:8080"));
+        QCOMPARE(normalizeUrl(n.text).text, n.text);
     }
 };
 
