@@ -1,3 +1,14 @@
+# Fuzzing means sanitizers too (a fuzzer without them only finds outright crashes), and libFuzzer
+# ships with clang only.
+if(CRAWLSCOPE_FUZZ)
+    if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+        message(FATAL_ERROR "CRAWLSCOPE_FUZZ needs clang (libFuzzer), but the C++ compiler is "
+            "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER}. Use the `fuzz` preset "
+            "(cmake --preset fuzz) or configure a fresh build folder with -DCMAKE_CXX_COMPILER=clang++.")
+    endif()
+    set(CRAWLSCOPE_SANITIZE ON)
+endif()
+
 # One INTERFACE target carries the compile settings every project target shares.
 add_library(crawlscope_settings INTERFACE)
 add_library(Crawlscope::settings ALIAS crawlscope_settings)
@@ -13,7 +24,7 @@ target_compile_definitions(crawlscope_settings INTERFACE
     CRAWLSCOPE_VERSION="${PROJECT_VERSION}")
 
 target_compile_options(crawlscope_settings INTERFACE
-    -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor -Wcast-align
+    -Wall -Wextra -Wpedantic $<$<CXX_COMPILER_ID:GNU>:-Wshadow=local> -Wnon-virtual-dtor -Wcast-align
     -Woverloaded-virtual -Wimplicit-fallthrough -Wno-missing-field-initializers)
 
 # Hardening for optimized builds (what Debian's lintian looks for in a package).
@@ -31,4 +42,11 @@ if(CRAWLSCOPE_SANITIZE)
     target_compile_options(crawlscope_settings INTERFACE
         -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
     target_link_options(crawlscope_settings INTERFACE -fsanitize=address,undefined)
+endif()
+
+if(CRAWLSCOPE_FUZZ)
+    # Coverage feedback for libFuzzer in every project object; only the fuzz/ targets link libFuzzer
+    # itself (-fsanitize=fuzzer), so the other executables still have their own main().
+    target_compile_options(crawlscope_settings INTERFACE -fsanitize=fuzzer-no-link)
+    target_link_options(crawlscope_settings INTERFACE -fsanitize=fuzzer-no-link)
 endif()

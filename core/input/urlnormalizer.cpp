@@ -2,6 +2,25 @@
 
 namespace crawl {
 
+namespace {
+
+// RFC 6874 zone IDs are interface names ("eth0"); Qt decodes anything else in one byte-wise, into a
+// different host, so only unreserved ASCII characters are accepted.
+bool isPlainZoneId(QStringView zone) {
+    if (zone.isEmpty())
+        return false;
+    for (const QChar c : zone) {
+        const char16_t u = c.unicode();
+        const bool plain = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
+                           u == '-' || u == '.' || u == '_' || u == '~';
+        if (!plain)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
 QString hostKey(const QUrl &url) {
     const QString host = url.host(QUrl::FullyEncoded);
     const int port = url.port(url.scheme() == QLatin1String("https") ? 443 : 80);
@@ -51,6 +70,13 @@ NormalizedUrl normalizeUrl(const QString &line) {
     if (url.host().isEmpty()) {
         result.error = QStringLiteral("no host");
         return result;
+    }
+    if (const QString host = url.host(); host.contains(QLatin1Char(':'))) {
+        const qsizetype zone = host.indexOf(QLatin1Char('%'));
+        if (zone >= 0 && !isPlainZoneId(QStringView(host).mid(zone + 1))) {
+            result.error = QStringLiteral("unsupported IPv6 zone identifier");
+            return result;
+        }
     }
     // A port in the text that QUrl dropped as invalid (e.g. "http://h:0/") is still a bad port.
     if (url.port() == 0) {

@@ -72,9 +72,13 @@ std::optional<qint64> parseRetryAfter(const QByteArray &value, const QDateTime &
     for (const char c : trimmed)
         allDigits = allDigits && c >= '0' && c <= '9';
     if (allDigits) {
-        if (trimmed.size() > 12) // beyond any cap; avoid overflow
+        // 1*DIGIT allows leading zeros: "0000000000005" is 5 s, so only significant digits count.
+        qsizetype zeros = 0;
+        while (zeros < trimmed.size() - 1 && trimmed.at(zeros) == '0')
+            ++zeros;
+        if (trimmed.size() - zeros > 12) // beyond any cap; avoid overflow
             return std::numeric_limits<qint64>::max() / 2;
-        return trimmed.toLongLong() * 1000;
+        return trimmed.mid(zeros).toLongLong() * 1000;
     }
     const QDateTime when = parseHttpDate(trimmed, now);
     if (!when.isValid())

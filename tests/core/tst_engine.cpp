@@ -564,8 +564,10 @@ private Q_SLOTS:
         QCOMPARE(refused.attempts, 2);
 
         for (const auto &[line, text] : bad) {
-            const auto it = std::find_if(crawl.results.cbegin(), crawl.results.cend(),
-                                         [&](const CrawlResult &r) { return r.lineNumber == line; });
+            // Copied into the lambda: clang 14 cannot capture a structured binding.
+            const auto it =
+                std::find_if(crawl.results.cbegin(), crawl.results.cend(),
+                             [line = line](const CrawlResult &r) { return r.lineNumber == line; });
             QVERIFY2(it != crawl.results.cend(), qPrintable(text));
             QCOMPARE(it->outcome, Outcome::InvalidUrl);
             QCOMPARE(it->url, text);
