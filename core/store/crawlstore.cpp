@@ -139,6 +139,7 @@ StoreError makeError(StoreError::Kind kind, const QString &message) {
 CrawlStore::CrawlStore(QString path, sqlite3 *db, const StoreOptions &options)
     : m_path(std::move(path))
     , m_db(db)
+    , m_thread(QThread::currentThread())
     , m_options(options) {}
 
 CrawlStore::~CrawlStore() {
@@ -381,6 +382,7 @@ bool CrawlStore::prepareStatements() {
 }
 
 bool CrawlStore::exec(const char *sql) {
+    Q_ASSERT_X(QThread::currentThread() == m_thread, "CrawlStore", "used from a second thread");
     char *message = nullptr;
     const int rc = sqlite3_exec(m_db, sql, nullptr, nullptr, &message);
     sqlite3_free(message);
