@@ -1,5 +1,6 @@
 #pragma once
 
+#include "input/urllistreader.h"
 #include "model/crawlresult.h"
 
 #include <QList>
@@ -57,6 +58,20 @@ struct StoreInputLine {
     QString hostKey;       // "host:port"; empty when invalid
     QString invalidReason; // why the line is not a crawlable URL (without the line number)
 };
+
+// The reader's line as the store keeps it (what the feeder will hand to appendInput).
+inline StoreInputLine storeInputLine(const InputLine &line) {
+    StoreInputLine out;
+    out.lineNumber = line.lineNumber;
+    out.raw = line.raw;
+    if (line.normalized.ok()) {
+        out.normalizedUrl = line.normalized.text;
+        out.hostKey = line.normalized.hostKey;
+    } else {
+        out.invalidReason = line.normalized.error;
+    }
+    return out;
+}
 
 struct AppendOutcome {
     qint64 added = 0;      // new entries queued

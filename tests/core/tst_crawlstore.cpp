@@ -24,17 +24,7 @@ constexpr qint64 kNow =
     1'800'000'000'000; // a fixed "now" in ms: eligibility is decided by the caller's clock
 
 StoreInputLine inputLine(qint64 lineNumber, const QString &text) {
-    const NormalizedUrl n = normalizeUrl(text);
-    StoreInputLine line;
-    line.lineNumber = lineNumber;
-    line.raw = text;
-    if (n.ok()) {
-        line.normalizedUrl = n.text;
-        line.hostKey = n.hostKey;
-    } else {
-        line.invalidReason = n.error;
-    }
-    return line;
+    return storeInputLine(InputLine{lineNumber, text, normalizeUrl(text)});
 }
 
 QList<StoreInputLine> inputLines(const QStringList &texts, qint64 firstLine = 1) {
@@ -441,6 +431,11 @@ COMMIT;
         QCOMPARE(error.kind, StoreError::Kind::NotFound);
         QVERIFY(!QFile::exists(missing)); // opening never creates
 
+        const QString empty = dir.filePath(QStringLiteral("empty.db"));
+        QVERIFY(QFile(empty).open(QIODevice::WriteOnly));
+        QVERIFY(!CrawlStore::open(empty, &error));
+        QCOMPARE(error.kind, StoreError::Kind::NotACrawlStore);
+
         const QString text = dir.filePath(QStringLiteral("urls.txt"));
         {
             QFile f(text);
@@ -692,6 +687,21 @@ COMMIT;
             }));
             QCOMPARE(rows, c.lines);
             QCOMPARE(finished, c.done);
+            // Host tallies moved in the same transactions as the entries: they add up to the crawl's.
+            HostRecord sum;
+            for (int h = 0; h < 7; ++h) {
+                const std::optional<HostRecord> host =
+                    store->hostRecord(QStringLiteral("h%1.test:80").arg(h));
+                QVERIFY(host);
+                sum.pending += host->pending;
+                sum.inFlight += host->inFlight;
+                sum.done += host->done;
+                sum.ok += host->ok;
+            }
+            QCOMPARE(sum.pending, c.lines - c.done);
+            QCOMPARE(sum.inFlight, 0);
+            QCOMPARE(sum.done, c.done);
+            QCOMPARE(sum.ok, c.done);
         }
     }
 };
