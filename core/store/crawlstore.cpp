@@ -460,6 +460,18 @@ bool CrawlStore::stepDone(SqlStatement &statement, const QString &what) {
     return fail(rc, what);
 }
 
+QString CrawlStore::durability() {
+    SqlStatement mode;
+    SqlStatement sync;
+    if (mode.prepare(m_db, "PRAGMA journal_mode") != SQLITE_OK || mode.step() != SQLITE_ROW ||
+        sync.prepare(m_db, "PRAGMA synchronous") != SQLITE_OK || sync.step() != SQLITE_ROW)
+        return {};
+    static const char *const levels[] = {"OFF", "NORMAL", "FULL", "EXTRA"};
+    const qint64 level = sync.int64(0);
+    return QStringLiteral("journal_mode=%1 synchronous=%2")
+        .arg(mode.text(0), level >= 0 && level < 4 ? QLatin1String(levels[level]) : QLatin1String("?"));
+}
+
 QMap<QString, QString> CrawlStore::settings() {
     QMap<QString, QString> values;
     SqlStatement query;

@@ -76,6 +76,8 @@ public:
                                             const StoreOptions &options = {});
 
     QString path() const { return m_path; }
+    // What SQLite actually runs with, e.g. "journal_mode=wal synchronous=NORMAL" (for logs and tests).
+    QString durability();
     StoreError lastError() const { return m_error; }
 
     QMap<QString, QString> settings();

@@ -223,6 +223,21 @@ private Q_SLOTS:
         QCOMPARE(host.eligibleAtMs, -1);
     }
 
+    void walWithNormalOrFullSync() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("crawl.db"));
+        {
+            auto store = CrawlStore::create(path, {}, nullptr);
+            QVERIFY(store);
+            QCOMPARE(store->durability(), QStringLiteral("journal_mode=wal synchronous=NORMAL"));
+        }
+        StoreOptions full;
+        full.sync = StoreOptions::Sync::Full;
+        auto store = CrawlStore::open(path, nullptr, full);
+        QVERIFY(store);
+        QCOMPARE(store->durability(), QStringLiteral("journal_mode=wal synchronous=FULL"));
+    }
+
     void duplicatesAreCountedNotRepeated() {
         QTemporaryDir dir;
         auto store = CrawlStore::create(dir.filePath(QStringLiteral("crawl.db")), {}, nullptr);
