@@ -122,9 +122,80 @@ constexpr NamedSql kNextEligible{"nextEligibleAt",
 constexpr NamedSql kLeased{"leasedUntil",
                            "SELECT id, host_id FROM entries WHERE state = 2 AND lease_until <= ?1"};
 
+#define CRAWLSTORE_HOST_COLUMNS                                                                              \
+    "SELECT host_key, pending, in_flight, done, ok, failed, retries, http429, paused_until, user_paused, "   \
+    "max_in_flight, start_interval_ms, eligible_at FROM hosts "
+constexpr NamedSql kHostByName{"hostRecord", CRAWLSTORE_HOST_COLUMNS "WHERE host_key = ?1"};
+// Keyset paging (after the last key shown), so page N costs the same as page 1.
+constexpr NamedSql kHostsPage{"hostsPage",
+                              CRAWLSTORE_HOST_COLUMNS "WHERE host_key > ?1 ORDER BY host_key LIMIT ?2"};
+#undef CRAWLSTORE_HOST_COLUMNS
+#define CRAWLSTORE_ROW_SELECT                                                                                \
+    "SELECT e.id, e.line, e.url, e.raw, h.host_key, e.attempts, r.entry_id, r.final_url, r.status, "         \
+    "r.outcome, r.attempts, r.redirects, r.bytes, r.content_type, r.latency_ms, r.ttfb_ms, r.error, "        \
+    "r.started_at, r.finished_at, r.redirect_chain FROM entries e LEFT JOIN hosts h ON h.id = e.host_id "    \
+    "LEFT JOIN results r ON r.entry_id = e.id"
+constexpr const char *kRowSelect = CRAWLSTORE_ROW_SELECT;
+constexpr NamedSql kRowsPage{"rowsPage", CRAWLSTORE_ROW_SELECT " WHERE e.id > ?1 ORDER BY e.id LIMIT ?2"};
+#undef CRAWLSTORE_ROW_SELECT
+
+HostRecord hostFrom(const SqlStatement &query) {
+    HostRecord h;
+    h.hostKey = query.text(0);
+    h.pending = query.int64(1);
+    h.inFlight = query.int64(2);
+    h.done = query.int64(3);
+    h.ok = query.int64(4);
+    h.failed = query.int64(5);
+    h.retries = query.int64(6);
+    h.http429 = query.int64(7);
+    h.pausedUntilMs = query.int64(8);
+    h.userPaused = query.int64(9) != 0;
+    h.maxInFlight = query.isNull(10) ? 0 : int(query.int64(10));
+    h.startIntervalMs = query.isNull(11) ? -1 : query.int64(11);
+    h.eligibleAtMs = query.isNull(12) ? -1 : query.int64(12);
+    return h;
+}
+
+// One CSV row from kRowSelect's columns.
+CrawlResult rowFrom(const SqlStatement &query) {
+    const auto time = [&](int column) {
+        return query.isNull(column) ? QDateTime()
+                                    : QDateTime::fromMSecsSinceEpoch(query.int64(column), Qt::UTC);
+    };
+    CrawlResult r;
+    r.id = quint64(query.int64(0));
+    r.lineNumber = query.int64(1);
+    r.url = query.isNull(2) ? query.text(3) : query.text(2);
+    r.host = query.text(4);
+    if (query.isNull(6)) {
+        // Not finished (the crawl was stopped): the row today's CSV writes for such a URL.
+        r.outcome = Outcome::Cancelled;
+        r.attempts = int(query.int64(5));
+        r.error = QStringLiteral("crawl stopped before this URL finished");
+        return r;
+    }
+    r.finalUrl = query.text(7);
+    r.status = int(query.int64(8));
+    r.outcome = outcomeFromName(query.text(9)).value_or(Outcome::Cancelled);
+    r.attempts = int(query.int64(10));
+    r.redirects = int(query.int64(11));
+    r.bytes = query.int64(12);
+    r.contentType = query.text(13);
+    r.latencyMs = query.int64(14);
+    r.ttfbMs = query.int64(15);
+    r.error = query.text(16);
+    r.startedAt = time(17);
+    r.finishedAt = time(18);
+    if (!query.isNull(19))
+        r.redirectChain = query.text(19).split(QLatin1Char('\n'));
+    return r;
+}
+
 constexpr NamedSql kHotPath[] = {kHostByKey,   kInsertHost, kInsertEntry,   kInsertResult, kEntryById,
                                  kFinishEntry, kRetryEntry, kLeaseEntry,    kRequeueEntry, kHostDelta,
-                                 kCrawlDelta,  kChunk,      kEligibleHosts, kNextEligible, kLeased};
+                                 kCrawlDelta,  kChunk,      kEligibleHosts, kNextEligible, kLeased,
+                                 kHostByName,  kHostsPage,  kRowsPage};
 
 qint64 msOrNull(const QDateTime &time) {
     return time.isValid() ? time.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
@@ -924,10 +995,7 @@ bool CrawlStore::updateHost(const QString &hostKey, const char *sql, qint64 firs
 
 std::optional<HostRecord> CrawlStore::hostRecord(const QString &hostKey) {
     SqlStatement query;
-    int rc =
-        query.prepare(m_db, "SELECT pending, in_flight, done, ok, failed, retries, http429, paused_until, "
-                            "user_paused, max_in_flight, start_interval_ms, eligible_at FROM hosts "
-                            "WHERE host_key = ?1");
+    int rc = query.prepare(m_db, kHostByName.sql);
     if (rc == SQLITE_OK) {
         query.bind(1, hostKey);
         rc = query.step();
@@ -937,21 +1005,24 @@ std::optional<HostRecord> CrawlStore::hostRecord(const QString &hostKey) {
             fail(rc, QStringLiteral("reading a host"));
         return std::nullopt;
     }
-    HostRecord h;
-    h.hostKey = hostKey;
-    h.pending = query.int64(0);
-    h.inFlight = query.int64(1);
-    h.done = query.int64(2);
-    h.ok = query.int64(3);
-    h.failed = query.int64(4);
-    h.retries = query.int64(5);
-    h.http429 = query.int64(6);
-    h.pausedUntilMs = query.int64(7);
-    h.userPaused = query.int64(8) != 0;
-    h.maxInFlight = query.isNull(9) ? 0 : int(query.int64(9));
-    h.startIntervalMs = query.isNull(10) ? -1 : query.int64(10);
-    h.eligibleAtMs = query.isNull(11) ? -1 : query.int64(11);
-    return h;
+    return hostFrom(query);
+}
+
+QList<HostRecord> CrawlStore::hostsPage(const QString &afterHostKey, int limit) {
+    QList<HostRecord> hosts;
+    SqlStatement query;
+    int rc = query.prepare(m_db, kHostsPage.sql);
+    if (rc != SQLITE_OK) {
+        fail(rc, QStringLiteral("reading hosts"));
+        return hosts;
+    }
+    query.bind(1, afterHostKey.isNull() ? QStringLiteral("") : afterHostKey);
+    query.bind(2, qint64(limit));
+    while ((rc = query.step()) == SQLITE_ROW)
+        hosts.append(hostFrom(query));
+    if (rc != SQLITE_DONE)
+        fail(rc, QStringLiteral("reading hosts"));
+    return hosts;
 }
 
 StoreCounts CrawlStore::counts() {
@@ -998,51 +1069,33 @@ EntryState CrawlStore::entryState(qint64 id) {
 
 bool CrawlStore::exportRows(const std::function<bool(const CrawlResult &)> &row) {
     SqlStatement query;
-    int rc = query.prepare(
-        m_db,
-        "SELECT e.id, e.line, e.url, e.raw, h.host_key, e.attempts, r.entry_id, r.final_url, r.status, "
-        "r.outcome, r.attempts, r.redirects, r.bytes, r.content_type, r.latency_ms, r.ttfb_ms, r.error, "
-        "r.started_at, r.finished_at, r.redirect_chain FROM entries e "
-        "LEFT JOIN hosts h ON h.id = e.host_id LEFT JOIN results r ON r.entry_id = e.id ORDER BY e.id");
+    int rc = query.prepare(m_db, (QByteArray(kRowSelect) + " ORDER BY e.id").constData());
     if (rc != SQLITE_OK)
         return fail(rc, QStringLiteral("exporting rows"));
-    const auto time = [&](int column) {
-        return query.isNull(column) ? QDateTime()
-                                    : QDateTime::fromMSecsSinceEpoch(query.int64(column), Qt::UTC);
-    };
     while ((rc = query.step()) == SQLITE_ROW) {
-        CrawlResult r;
-        r.id = quint64(query.int64(0));
-        r.lineNumber = query.int64(1);
-        r.url = query.isNull(2) ? query.text(3) : query.text(2);
-        r.host = query.text(4);
-        if (query.isNull(6)) {
-            // Not finished (the crawl was stopped): the row today's CSV writes for such a URL.
-            r.outcome = Outcome::Cancelled;
-            r.attempts = int(query.int64(5));
-            r.error = QStringLiteral("crawl stopped before this URL finished");
-        } else {
-            r.finalUrl = query.text(7);
-            r.status = int(query.int64(8));
-            r.outcome = outcomeFromName(query.text(9)).value_or(Outcome::Cancelled);
-            r.attempts = int(query.int64(10));
-            r.redirects = int(query.int64(11));
-            r.bytes = query.int64(12);
-            r.contentType = query.text(13);
-            r.latencyMs = query.int64(14);
-            r.ttfbMs = query.int64(15);
-            r.error = query.text(16);
-            r.startedAt = time(17);
-            r.finishedAt = time(18);
-            if (!query.isNull(19))
-                r.redirectChain = query.text(19).split(QLatin1Char('\n'));
-        }
-        if (!row(r))
+        if (!row(rowFrom(query)))
             return true;
     }
     if (rc != SQLITE_DONE)
         return fail(rc, QStringLiteral("exporting rows"));
     return true;
+}
+
+QList<CrawlResult> CrawlStore::rowsPage(qint64 afterId, int limit) {
+    QList<CrawlResult> rows;
+    SqlStatement query;
+    int rc = query.prepare(m_db, kRowsPage.sql);
+    if (rc != SQLITE_OK) {
+        fail(rc, QStringLiteral("reading rows"));
+        return rows;
+    }
+    query.bind(1, afterId);
+    query.bind(2, qint64(limit));
+    while ((rc = query.step()) == SQLITE_ROW)
+        rows.append(rowFrom(query));
+    if (rc != SQLITE_DONE)
+        fail(rc, QStringLiteral("reading rows"));
+    return rows;
 }
 
 QList<QueryPlan> CrawlStore::hotPathQueryPlans() {

@@ -111,12 +111,16 @@ public:
     bool setHostPausedUntil(const QString &hostKey, qint64 untilMs);
     bool setHostOverrides(const QString &hostKey, int maxInFlight, qint64 startIntervalMs);
     std::optional<HostRecord> hostRecord(const QString &hostKey);
+    // Hosts in key order after `afterHostKey` (empty: from the start), for a window that pages them.
+    QList<HostRecord> hostsPage(const QString &afterHostKey, int limit);
 
     StoreCounts counts();
     EntryState entryState(qint64 id); // for tests and details views; Done when unknown
 
     // One row per stored line in input order (the CSV's rows). The callback returns false to stop.
     bool exportRows(const std::function<bool(const CrawlResult &)> &row);
+    // The same rows, a page at a time after entry id `afterId` (0: from the start), for paged views.
+    QList<CrawlResult> rowsPage(qint64 afterId, int limit);
 
     // EXPLAIN QUERY PLAN of every statement on the hot path.
     QList<QueryPlan> hotPathQueryPlans();
