@@ -156,6 +156,10 @@ int main(int argc, char **argv) {
         return 1;
     }
     out[QStringLiteral("reopen_ms")] = timer.elapsed();
+    timer.restart();
+    if (!store->verifyIntegrity())
+        die(*store);
+    out[QStringLiteral("quick_check_ms")] = timer.elapsed();
     out[QStringLiteral("peak_rss_mb")] = qRound64(peakRssKb() / 1024.0);
     printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Indented).constData());
     return finished == urls && rows == urls ? 0 : 1;

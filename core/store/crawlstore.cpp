@@ -1025,6 +1025,26 @@ QList<HostRecord> CrawlStore::hostsPage(const QString &afterHostKey, int limit) 
     return hosts;
 }
 
+bool CrawlStore::verifyIntegrity() {
+    SqlStatement check;
+    int rc = check.prepare(m_db, "PRAGMA quick_check");
+    if (rc != SQLITE_OK)
+        return fail(rc, QStringLiteral("checking it"));
+    QStringList problems;
+    while ((rc = check.step()) == SQLITE_ROW) {
+        const QString line = check.text(0);
+        if (line != QStringLiteral("ok"))
+            problems.append(line);
+    }
+    if (rc != SQLITE_DONE)
+        return fail(rc, QStringLiteral("checking it"));
+    if (problems.isEmpty())
+        return true;
+    m_error = makeError(StoreError::Kind::Corrupt,
+                        QStringLiteral("crawl store %1 is damaged (%2)").arg(m_path, problems.first()));
+    return false;
+}
+
 StoreCounts CrawlStore::counts() {
     StoreCounts c;
     SqlStatement query;

@@ -114,6 +114,10 @@ public:
     // Hosts in key order after `afterHostKey` (empty: from the start), for a window that pages them.
     QList<HostRecord> hostsPage(const QString &afterHostKey, int limit);
 
+    // PRAGMA quick_check over the whole file: O(file size), so a choice for the caller (e.g. after a crash
+    // of the machine, or in --export), not part of every open. False with a Corrupt error when damaged.
+    bool verifyIntegrity();
+
     StoreCounts counts();
     EntryState entryState(qint64 id); // for tests and details views; Done when unknown
 

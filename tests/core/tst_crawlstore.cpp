@@ -6,6 +6,7 @@
 #include "store/crawlstore.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -512,6 +513,40 @@ COMMIT;
         QVERIFY(!CrawlStore::open(damaged, &error));
         QCOMPARE(error.kind, StoreError::Kind::Corrupt);
         QVERIFY2(error.message.contains(QStringLiteral("damaged")), qPrintable(error.message));
+    }
+
+    void damageDeepInTheFileIsReportedNotIgnored() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("crawl.db"));
+        {
+            auto store = CrawlStore::create(path, {}, nullptr);
+            QVERIFY(store);
+            QStringList urls;
+            for (int i = 0; i < 3000; ++i)
+                urls.append(QStringLiteral("http://h%1.test/some/longer/path/%2").arg(i % 50).arg(i));
+            QVERIFY(store->appendInput(inputLines(urls), kNow));
+            QVERIFY(store->verifyIntegrity());
+        }
+        const qint64 size = QFileInfo(path).size();
+        QVERIFY(size > 40 * 4096);
+        {
+            QFile file(path); // garbage over pages in the middle: table and index pages, not the header
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            QVERIFY(file.seek((size / 4096 / 2) * 4096));
+            file.write(QByteArray(8 * 4096, '\x5a'));
+        }
+        StoreError error;
+        auto store = CrawlStore::open(path, &error);
+        if (!store) { // the damage may already show in what open reads
+            QCOMPARE(error.kind, StoreError::Kind::Corrupt);
+            return;
+        }
+        QVERIFY(!store->verifyIntegrity());
+        QCOMPARE(store->lastError().kind, StoreError::Kind::Corrupt);
+        QVERIFY2(store->lastError().message.contains(QStringLiteral("damaged")),
+                 qPrintable(store->lastError().message));
+        QVERIFY(!store->exportRows([](const CrawlResult &) { return true; }));
+        QCOMPARE(store->lastError().kind, StoreError::Kind::Corrupt);
     }
 
     void aFullDiskLosesNothingCommitted() {
