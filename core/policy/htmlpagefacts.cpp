@@ -21,10 +21,19 @@ bool isNameChar(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == ':';
 }
 
+// QByteArray::indexOf(char) goes through a generic search in Qt 6.4; plain memchr is several times cheaper
+// and this runs for every tag of every page.
+qsizetype findByte(const QByteArray &bytes, char byte, qsizetype from) {
+    if (from >= bytes.size())
+        return -1;
+    const void *found = std::memchr(bytes.constData() + from, byte, size_t(bytes.size() - from));
+    return found ? static_cast<const char *>(found) - bytes.constData() : -1;
+}
+
 // Case-insensitive search for an ASCII needle given in lower case.
 qsizetype findInsensitive(const QByteArray &haystack, const char *needle, qsizetype from) {
     const auto length = qsizetype(std::strlen(needle));
-    for (qsizetype at = haystack.indexOf('<', from); at >= 0; at = haystack.indexOf('<', at + 1)) {
+    for (qsizetype at = findByte(haystack, '<', from); at >= 0; at = findByte(haystack, '<', at + 1)) {
         if (at + length > haystack.size())
             return -1;
         qsizetype i = 1; // needles all start with '<'
@@ -43,6 +52,29 @@ bool endsTagName(const QByteArray &html, qsizetype at) {
 
 // Skips from just after a start tag's name to just after its '>', honouring quoted attribute values, and
 // collects the attributes when `attributes` is given (names lower-cased).
+qsizetype skipTag(const QByteArray &html, qsizetype at, QList<QPair<QByteArray, QByteArray>> *attributes);
+
+// The same walk without collecting anything: to just after the tag's '>', quoted values skipped whole.
+qsizetype skipToTagEnd(const QByteArray &html, qsizetype at) {
+    const char *data = html.constData();
+    const qsizetype size = html.size();
+    while (at < size) {
+        const char c = data[at];
+        if (c == '>')
+            return at + 1;
+        ++at;
+        if (c != '=')
+            continue;
+        while (at < size && isSpace(data[at]))
+            ++at;
+        if (at < size && (data[at] == '"' || data[at] == '\'')) {
+            const qsizetype close = findByte(html, data[at], at + 1);
+            at = close < 0 ? size : close + 1;
+        }
+    }
+    return size;
+}
+
 qsizetype skipTag(const QByteArray &html, qsizetype at, QList<QPair<QByteArray, QByteArray>> *attributes) {
     while (at < html.size()) {
         const char c = html.at(at);
@@ -69,7 +101,7 @@ qsizetype skipTag(const QByteArray &html, qsizetype at, QList<QPair<QByteArray, 
                 ++at;
             if (at < html.size() && (html.at(at) == '"' || html.at(at) == '\'')) {
                 const char quote = html.at(at);
-                const qsizetype close = html.indexOf(quote, at + 1);
+                const qsizetype close = findByte(html, quote, at + 1);
                 const qsizetype end = close < 0 ? html.size() : close;
                 value = html.mid(at + 1, end - at - 1);
                 at = end + 1;
@@ -128,13 +160,13 @@ QString cleanText(const QString &raw) {
 QByteArray textWithoutTags(const QByteArray &html, qsizetype at, qsizetype end) {
     QByteArray text;
     while (at < end) {
-        const qsizetype open = html.indexOf('<', at);
+        const qsizetype open = findByte(html, '<', at);
         const qsizetype stop = (open < 0 || open > end) ? end : open;
         text += html.mid(at, stop - at);
         if (stop == end)
             break;
         text += ' ';
-        const qsizetype close = html.indexOf('>', stop);
+        const qsizetype close = findByte(html, '>', stop);
         at = close < 0 ? end : close + 1;
     }
     return text;
@@ -170,12 +202,33 @@ bool isUtf8Prefix(const QByteArray &bytes) {
 }
 
 // Raw-text elements: their content is not markup, so a "<title>" inside a script is not a title.
-constexpr const char *skippedElements[][2] = {
-    {"script", "</script"},     {"style", "</style"},       {"template", "</template"},
-    {"noscript", "</noscript"}, {"textarea", "</textarea"}, {"xmp", "</xmp"},
-    {"svg", "</svg"},           {"math", "</math"},         {"iframe", "</iframe"},
-    {"noembed", "</noembed"},   {"noframes", "</noframes"},
-};
+enum class Element { Other, Meta, Title, Heading, RawText };
+
+// Raw-text elements (script, style, ...) hold no markup, so a "<title>" inside them is not a title; <svg>
+// and <math> are skipped whole because their <title> is not the page's. A switch on the length keeps
+// this to one comparison per tag: it runs for every tag of every page.
+Element classify(const char *name, qsizetype length) {
+    const auto is = [&](const char *word) { return std::memcmp(name, word, size_t(length)) == 0; };
+    switch (length) {
+    case 2:
+        return is("h1") ? Element::Heading : Element::Other;
+    case 3:
+        return is("svg") || is("xmp") ? Element::RawText : Element::Other;
+    case 4:
+        return is("meta") ? Element::Meta : is("math") ? Element::RawText : Element::Other;
+    case 5:
+        return is("title") ? Element::Title : is("style") ? Element::RawText : Element::Other;
+    case 6:
+        return is("script") || is("iframe") ? Element::RawText : Element::Other;
+    case 7:
+        return is("noembed") ? Element::RawText : Element::Other;
+    case 8:
+        return is("template") || is("noscript") || is("textarea") || is("noframes") ? Element::RawText
+                                                                                    : Element::Other;
+    default:
+        return Element::Other;
+    }
+}
 
 } // namespace
 
@@ -239,26 +292,49 @@ QString decodeHtmlEntities(const QString &text) {
             break;
         }
         out += QStringView(text).mid(at, amp - at);
-        const qsizetype semicolon = text.indexOf(QLatin1Char(';'), amp + 1);
-        if (semicolon < 0 || semicolon - amp > 32) {
-            out += QLatin1Char('&');
-            at = amp + 1;
-            continue;
+        // The legacy references HTML still decodes without a ';' ("&amp", "&copy 2026").
+        static const std::pair<QLatin1StringView, QChar> legacy[] = {
+            {QLatin1StringView("amp"), QLatin1Char('&')}, {QLatin1StringView("lt"), QLatin1Char('<')},
+            {QLatin1StringView("gt"), QLatin1Char('>')},  {QLatin1StringView("quot"), QLatin1Char('"')},
+            {QLatin1StringView("nbsp"), QChar(0xA0)},     {QLatin1StringView("copy"), QChar(0xA9)},
+            {QLatin1StringView("reg"), QChar(0xAE)}};
+        const bool numeric = amp + 1 < text.size() && text.at(amp + 1) == QLatin1Char('#');
+        const bool hex = numeric && amp + 2 < text.size() &&
+                         (text.at(amp + 2) == QLatin1Char('x') || text.at(amp + 2) == QLatin1Char('X'));
+        const qsizetype start = amp + 1 + (numeric ? 1 : 0) + (hex ? 1 : 0);
+        qsizetype end = start;
+        while (end < text.size() && end - start < 32) {
+            const QChar c = text.at(end);
+            const bool digit = c >= QLatin1Char('0') && c <= QLatin1Char('9');
+            const bool hexLetter = (c >= QLatin1Char('a') && c <= QLatin1Char('f')) ||
+                                   (c >= QLatin1Char('A') && c <= QLatin1Char('F'));
+            const bool letter = c.isLetter() && c.unicode() < 0x80;
+            if (!(numeric ? (digit || (hex && hexLetter)) : (digit || letter)))
+                break;
+            ++end;
         }
-        const QString name = text.mid(amp + 1, semicolon - amp - 1);
+        const bool semicolon = end < text.size() && text.at(end) == QLatin1Char(';');
         std::optional<char32_t> decoded;
-        if (name.startsWith(QLatin1Char('#')) && name.size() > 1) {
-            const bool hex = name.at(1) == QLatin1Char('x') || name.at(1) == QLatin1Char('X');
+        qsizetype next = end + (semicolon ? 1 : 0);
+        if (numeric && end > start) {
             bool ok = false;
-            const qulonglong value = name.mid(hex ? 2 : 1).toULongLong(&ok, hex ? 16 : 10);
-            if (ok && !name.mid(hex ? 2 : 1).startsWith(QLatin1Char('+'))) {
-                if (value == 0 || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
-                    decoded = char32_t(0xFFFD);
-                else
-                    decoded = c1.value(char32_t(value), char32_t(value));
+            const qulonglong value = text.mid(start, end - start).toULongLong(&ok, hex ? 16 : 10);
+            if (!ok || value == 0 || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
+                decoded = char32_t(0xFFFD);
+            else
+                decoded = c1.value(char32_t(value), char32_t(value));
+        } else if (!numeric && semicolon) {
+            if (const auto it = named.constFind(text.mid(start, end - start)); it != named.constEnd())
+                decoded = it.value();
+        }
+        if (!decoded && !numeric) {
+            for (const auto &[name, character] : legacy) {
+                if (QStringView(text).mid(start, end - start).startsWith(name)) {
+                    decoded = char32_t(character.unicode());
+                    next = start + name.size();
+                    break;
+                }
             }
-        } else if (const auto it = named.constFind(name); it != named.constEnd()) {
-            decoded = it.value();
         }
         if (!decoded) {
             out += QLatin1Char('&');
@@ -267,7 +343,7 @@ QString decodeHtmlEntities(const QString &text) {
         }
         const char32_t codePoint = *decoded;
         out += QString::fromUcs4(&codePoint, 1);
-        at = semicolon + 1;
+        at = next;
     }
     return out;
 }
@@ -280,7 +356,7 @@ HtmlPageFacts extractHtmlPageFacts(const QByteArray &html, const QByteArray &con
 
     qsizetype at = 0;
     while (at < html.size() && !(facts.hasTitle && headingFound)) {
-        const qsizetype open = html.indexOf('<', at);
+        const qsizetype open = findByte(html, '<', at);
         if (open < 0 || open + 1 >= html.size())
             break;
         const char next = html.at(open + 1);
@@ -289,13 +365,13 @@ HtmlPageFacts extractHtmlPageFacts(const QByteArray &html, const QByteArray &con
                 const qsizetype close = html.indexOf("-->", open + 4);
                 at = close < 0 ? html.size() : close + 3;
             } else {
-                const qsizetype close = html.indexOf('>', open);
+                const qsizetype close = findByte(html, '>', open);
                 at = close < 0 ? html.size() : close + 1;
             }
             continue;
         }
         if (next == '?' || next == '/') {
-            const qsizetype close = html.indexOf('>', open);
+            const qsizetype close = findByte(html, '>', open);
             at = close < 0 ? html.size() : close + 1;
             continue;
         }
@@ -306,44 +382,57 @@ HtmlPageFacts extractHtmlPageFacts(const QByteArray &html, const QByteArray &con
             at = open + 1; // "<" followed by a space or digit is text
             continue;
         }
-        const QByteArray name = html.mid(open + 1, nameEnd - open - 1).toLower();
+        // Every element we care about has a short name: compare in a stack buffer, no allocation per tag.
+        // Every element we care about has a short name: compare in a stack buffer, no allocation per tag.
+        char endTag[12] = {'<', '/'};
+        char *name = endTag + 2;
+        const qsizetype nameLength = nameEnd - open - 1;
+        if (nameLength <= 8) {
+            for (qsizetype i = 0; i < nameLength; ++i)
+                name[i] = lower(html.at(open + 1 + i));
+        }
         if (!endsTagName(html, nameEnd)) {
             at = nameEnd;
             continue;
         }
-        QList<QPair<QByteArray, QByteArray>> attributes;
-        at = skipTag(html, nameEnd, name == "meta" ? &attributes : nullptr);
-
-        if (name == "meta") {
+        const Element element = nameLength <= 8 ? classify(name, nameLength) : Element::Other;
+        if (element == Element::Meta) {
+            QList<QPair<QByteArray, QByteArray>> attributes;
+            at = skipTag(html, nameEnd, &attributes);
             if (metaCharset.isEmpty())
                 metaCharset = charsetFromMeta(attributes);
             continue;
         }
-        if (name == "title") {
-            const qsizetype close = findInsensitive(html, "</title", at);
-            const qsizetype nextTag = html.indexOf('<', at);
+        at = skipToTagEnd(html, nameEnd);
+        switch (element) {
+        case Element::Title: {
+            const qsizetype close = findInsensitive(html, endTag, at);
+            const qsizetype nextTag = findByte(html, '<', at);
             const qsizetype end = close >= 0 ? close : (nextTag >= 0 ? nextTag : html.size());
             if (!facts.hasTitle) {
                 facts.hasTitle = true;
                 rawTitle = html.mid(at, end - at);
             }
             at = end;
-            continue;
+            break;
         }
-        if (name == "h1" && !headingFound) {
-            const qsizetype close = findInsensitive(html, "</h1", at);
-            const qsizetype end = close >= 0 ? close : html.size();
-            headingFound = true;
-            rawHeading = textWithoutTags(html, at, end);
-            at = end;
-            continue;
-        }
-        for (const auto &[element, endTag] : skippedElements) {
-            if (name == element) {
+        case Element::Heading:
+            if (!headingFound) {
                 const qsizetype close = findInsensitive(html, endTag, at);
-                at = close < 0 ? html.size() : close;
-                break;
+                const qsizetype end = close >= 0 ? close : html.size();
+                headingFound = true;
+                rawHeading = textWithoutTags(html, at, end);
+                at = end;
             }
+            break;
+        case Element::RawText: {
+            const qsizetype close = findInsensitive(html, endTag, at);
+            at = close < 0 ? html.size() : close;
+            break;
+        }
+        case Element::Meta:
+        case Element::Other:
+            break;
         }
     }
 

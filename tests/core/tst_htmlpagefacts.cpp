@@ -22,7 +22,10 @@ private Q_SLOTS:
                                          "<title>Tom &amp; Jerry&#39;s &#x27;caf&eacute;&#x27; &lt;3 &mdash; "
                                          "&unknown; &amp</title>")
                                   << QString::fromUtf8(
-                                         "Tom & Jerry's 'caf\xC3\xA9' <3 \xE2\x80\x94 &unknown; &amp");
+                                         "Tom & Jerry's 'caf\xC3\xA9' <3 \xE2\x80\x94 &unknown; &");
+        QTest::newRow("legacy entities without semicolon")
+            << QByteArray("<title>&ampersand &lt &copy 2026 &nbs; R&D;</title>")
+            << QString::fromUtf8("&ersand < \xC2\xA9 2026 &nbs; R&D;");
         QTest::newRow("bad numeric refs")
             << QByteArray("<title>&#0;&#xD800;&#1114112;&#146;</title>")
             << QString::fromUtf8("\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xE2\x80\x99");
