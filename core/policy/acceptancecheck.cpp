@@ -6,8 +6,10 @@ namespace {
 
 QString quoted(const QString &text) {
     QString shown = text;
-    if (shown.size() > 80)
-        shown = shown.left(80) + QChar(0x2026);
+    if (shown.size() > 80) { // titles are server text: keep messages short, never cut a character in half
+        shown.truncate(shown.at(79).isHighSurrogate() ? 79 : 80);
+        shown += QChar(0x2026);
+    }
     return QLatin1Char('"') + shown + QLatin1Char('"');
 }
 

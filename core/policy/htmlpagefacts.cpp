@@ -149,10 +149,21 @@ QByteArray charsetFromMeta(const QList<QPair<QByteArray, QByteArray>> &attribute
     return {};
 }
 
+// Titles reach a CSV cell and the window: control characters (raw or as "&#1;") become U+FFFD, and the
+// cut at maxTextChars neither splits a surrogate pair nor leaves a trailing space.
 QString cleanText(const QString &raw) {
     QString text = decodeHtmlEntities(raw).simplified(); // simplified() also folds U+00A0 and friends
-    if (text.size() > HtmlPageFacts::maxTextChars)
+    for (QChar &c : text) {
+        if (c.unicode() < 0x20 || (c.unicode() >= 0x7F && c.unicode() <= 0x9F))
+            c = QChar(QChar::ReplacementCharacter);
+    }
+    if (text.size() > HtmlPageFacts::maxTextChars) {
         text.truncate(HtmlPageFacts::maxTextChars);
+        if (text.back().isHighSurrogate())
+            text.chop(1);
+        while (!text.isEmpty() && text.back().isSpace())
+            text.chop(1);
+    }
     return text;
 }
 

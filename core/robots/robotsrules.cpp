@@ -54,8 +54,12 @@ QString shownPattern(const QByteArray &pattern) {
         if (c.unicode() < 0x20 || c.unicode() == 0x7F)
             c = QChar(0xFFFD);
     }
-    if (text.size() > maxShownPatternChars)
-        text = text.left(maxShownPatternChars) + QChar(0x2026);
+    if (text.size() > maxShownPatternChars) {
+        text.truncate(maxShownPatternChars);
+        if (text.back().isHighSurrogate())
+            text.chop(1); // never half a character
+        text += QChar(0x2026);
+    }
     return text;
 }
 

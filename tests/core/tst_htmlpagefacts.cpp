@@ -123,6 +123,20 @@ private Q_SLOTS:
     void longTitlesAreCut() {
         const QByteArray html = "<title>" + QByteArray(100'000, 'x') + "</title>";
         QCOMPARE(extractHtmlPageFacts(html, "text/html").title.size(), HtmlPageFacts::maxTextChars);
+        // The cut neither splits a surrogate pair (U+1F600 is two UTF-16 units) nor leaves a space.
+        const QByteArray emoji =
+            "<title>" + QByteArray(HtmlPageFacts::maxTextChars - 1, 'x') + "\xF0\x9F\x98\x80</title>";
+        const QString cut = extractHtmlPageFacts(emoji, "text/html").title;
+        QCOMPARE(cut.size(), HtmlPageFacts::maxTextChars - 1);
+        QVERIFY(QStringView(cut).isValidUtf16());
+        const QByteArray spaced = "<title>" + QByteArray(HtmlPageFacts::maxTextChars - 1, 'x') + " y</title>";
+        QCOMPARE(extractHtmlPageFacts(spaced, "text/html").title,
+                 QString(HtmlPageFacts::maxTextChars - 1, u'x'));
+    }
+
+    void controlCharactersAreReplaced() {
+        const QString title = extractHtmlPageFacts("<title>a\x01" "b&#1;c&#x7F;d\te</title>", "text/html").title;
+        QCOMPARE(title, QStringLiteral("a\uFFFDb\uFFFDc\uFFFDd e"));
     }
 
     void charsetFromContentTypeParameter() {
