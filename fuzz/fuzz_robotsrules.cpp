@@ -112,6 +112,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             FUZZ_CHECK(verdict.allowed == verdict.rule->allow, what);
             FUZZ_CHECK(verdict.reason == verdict.rule->describe(), what);
             FUZZ_CHECK(verdict.reason.contains(QStringLiteral("(robots.txt line ")), what);
+            FUZZ_CHECK(QStringView(verdict.reason).isValidUtf16(), what);
             FUZZ_CHECK(crawl::robotsPatternMatches(verdict.rule->canonical, canonical), what);
         } else {
             FUZZ_CHECK(verdict.allowed, what);

@@ -135,7 +135,10 @@ private Q_SLOTS:
     }
 
     void controlCharactersAreReplaced() {
-        const QString title = extractHtmlPageFacts("<title>a\x01" "b&#1;c&#x7F;d\te</title>", "text/html").title;
+        const QString title = extractHtmlPageFacts("<title>a\x01"
+                                                   "b&#1;c&#x7F;d\te</title>",
+                                                   "text/html")
+                                  .title;
         QCOMPARE(title, QStringLiteral("a\uFFFDb\uFFFDc\uFFFDd e"));
     }
 

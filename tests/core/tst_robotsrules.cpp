@@ -342,6 +342,12 @@ private Q_SLOTS:
         QVERIFY(reason.startsWith(QStringLiteral("Disallow: /\uFFFDxxx")));
         QVERIFY(reason.contains(QChar(0x2026)));
         QVERIFY(reason.endsWith(QStringLiteral("(robots.txt line 2)")));
+        // The cut never leaves half of a character (U+1F600 is two UTF-16 units, at units 199 and 200).
+        const QByteArray emoji = "/" + QByteArray(198, 'x') + "\xF0\x9F\x98\x80";
+        const QString cut =
+            RobotsRules::parse("User-agent: *\nDisallow: " + emoji + "tail\n").check(emoji + "tail").reason;
+        QVERIFY(QStringView(cut).isValidUtf16());
+        QVERIFY(cut.startsWith(QStringLiteral("Disallow: /") + QString(198, u'x') + QChar(0x2026)));
     }
 
     void wholeHostDecisions() {
