@@ -1,7 +1,5 @@
 #include "robots/robotspath.h"
 
-#include <vector>
-
 namespace crawl {
 
 namespace {
@@ -93,29 +91,37 @@ QByteArray canonicalRobotsPattern(const QByteArray &pattern) {
 }
 
 bool robotsPatternMatches(const QByteArray &pattern, const QByteArray &path) {
-    // The set of path positions the pattern prefix read so far can end at (Google's reference matcher's
-    // approach): sorted, at most path.size() + 1 entries, so the cost is bounded by pattern x path.
-    std::vector<qsizetype> positions{0};
-    std::vector<qsizetype> next;
-    for (qsizetype p = 0; p < pattern.size(); ++p) {
-        const char c = pattern.at(p);
-        if (c == '$' && p == pattern.size() - 1)
-            return positions.back() == path.size();
-        next.clear();
-        if (c == '*') {
-            for (qsizetype at = positions.front(); at <= path.size(); ++at)
-                next.push_back(at);
-        } else {
-            for (const qsizetype at : positions) {
-                if (at < path.size() && path.at(at) == c)
-                    next.push_back(at + 1);
-            }
-        }
-        if (next.empty())
-            return false;
-        positions.swap(next);
+    // Most rules are plain prefixes: compare without the position set (and without allocating), since
+    // every URL is checked against every rule of a file that may hold thousands.
+    if (!pattern.contains('*')) {
+        if (pattern.endsWith('$'))
+            return QByteArrayView(pattern).chopped(1) == QByteArrayView(path);
+        return path.startsWith(pattern);
     }
-    return true;
+    // The classic greedy glob match: on a mismatch go back to the last '*' and let it swallow one more
+    // octet. Correct for '*'-only patterns, no allocation, usually linear, pattern x path at worst.
+    const bool anchored = pattern.endsWith('$');
+    const qsizetype patternSize = anchored ? pattern.size() - 1 : pattern.size();
+    qsizetype p = 0, s = 0, star = -1, resume = 0;
+    while (s < path.size()) {
+        if (p == patternSize && !anchored)
+            return true; // the rule matched a prefix of the path
+        if (p < patternSize && pattern.at(p) == '*') {
+            star = p++;
+            resume = s;
+        } else if (p < patternSize && pattern.at(p) == path.at(s)) {
+            ++p;
+            ++s;
+        } else if (star >= 0) {
+            p = star + 1;
+            s = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (p < patternSize && pattern.at(p) == '*')
+        ++p;
+    return p == patternSize;
 }
 
 } // namespace crawl

@@ -22,7 +22,8 @@ QByteArray canonicalRobotsPath(const QByteArray &path, bool *inQuery = nullptr);
 QByteArray canonicalRobotsPattern(const QByteArray &pattern);
 
 // Whether a canonical pattern matches a canonical path from its start ('*' = any run of octets, a final
-// '$' = the path ends there). Linear in pattern x path size, no recursion (hostile patterns cannot blow up).
+// '$' = the path ends there). At worst pattern x path steps, no recursion or allocation (hostile patterns
+// cannot blow up).
 bool robotsPatternMatches(const QByteArray &canonicalPattern, const QByteArray &canonicalPath);
 
 } // namespace crawl

@@ -219,7 +219,25 @@ RobotsRules RobotsRules::parse(const QByteArray &input, const QByteArray &produc
         result.m_matchedAgent = QByteArrayLiteral("*");
     }
     std::stable_sort(result.m_rules.begin(), result.m_rules.end(), decidesBefore);
+    result.buildIndex();
     return result;
+}
+
+void RobotsRules::buildIndex() {
+    for (qsizetype i = 0; i < m_rules.size(); ++i) {
+        const QByteArray &pattern = m_rules.at(i).canonical;
+        if (pattern.contains('*')) {
+            m_wildcardRules.append(i);
+        } else if (pattern.endsWith('$')) {
+            if (!m_plainExact.contains(pattern.chopped(1)))
+                m_plainExact.insert(pattern.chopped(1), i); // the first is the deciding one (Allow on a tie)
+        } else if (!m_plainPrefixes.contains(pattern)) {
+            m_plainPrefixes.insert(pattern, i);
+            if (!m_prefixLengths.contains(pattern.size()))
+                m_prefixLengths.append(pattern.size());
+        }
+    }
+    std::sort(m_prefixLengths.begin(), m_prefixLengths.end(), std::greater<>());
 }
 
 RobotsVerdict RobotsRules::check(const QUrl &url) const {
@@ -240,11 +258,31 @@ RobotsVerdict RobotsRules::check(const QByteArray &pathAndQuery) const {
         canonicalRobotsPath(pathAndQuery.isEmpty() ? QByteArrayLiteral("/") : pathAndQuery);
     if (path == "/robots.txt")
         return RobotsVerdict{true, std::nullopt, QStringLiteral("/robots.txt is always allowed")};
-    for (const RobotsRule &rule : m_rules) {
-        if (robotsPatternMatches(rule.canonical, path))
-            return RobotsVerdict{rule.allow, rule, rule.describe()};
+    // The best plain match: an exact "$" rule is one octet longer than the path; else the longest prefix.
+    qsizetype best = m_plainExact.value(path, -1);
+    if (best < 0) {
+        for (const qsizetype length : m_prefixLengths) {
+            if (length > path.size())
+                continue;
+            best = m_plainPrefixes.value(QByteArray::fromRawData(path.constData(), length), -1);
+            if (best >= 0)
+                break;
+        }
     }
-    return RobotsVerdict{true, std::nullopt, {}};
+    // A wildcard rule decides instead only if it comes first in decision order (longer, or as long and
+    // an Allow over a Disallow), which is exactly "its index is smaller".
+    for (const qsizetype index : m_wildcardRules) {
+        if (best >= 0 && index > best)
+            break;
+        if (robotsPatternMatches(m_rules.at(index).canonical, path)) {
+            best = index;
+            break;
+        }
+    }
+    if (best < 0)
+        return RobotsVerdict{true, std::nullopt, {}};
+    const RobotsRule &rule = m_rules.at(best);
+    return RobotsVerdict{rule.allow, rule, rule.describe()};
 }
 
 } // namespace crawl

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QUrl>
@@ -66,7 +67,15 @@ private:
     enum class Whole { None, Allow, Disallow };
     Whole m_whole = Whole::None;
     QString m_wholeReason;
-    QList<RobotsRule> m_rules;
+    QList<RobotsRule> m_rules; // decision order: longest first, Allow first on a tie
+    // Files with thousands of plain rules are common: plain (wildcard-free) patterns are found by hashing
+    // the path's prefixes of the lengths that occur, so a check costs about the path's length, not the
+    // file's. Values index m_rules; wildcard rules are tried in order, only while they could still win.
+    void buildIndex();
+    QHash<QByteArray, qsizetype> m_plainPrefixes; // "/private" -> rule
+    QHash<QByteArray, qsizetype> m_plainExact;    // "/page" for "Disallow: /page$" -> rule
+    QList<qsizetype> m_prefixLengths;             // distinct key lengths of m_plainPrefixes, longest first
+    QList<qsizetype> m_wildcardRules;             // indexes of rules with '*', in decision order
     std::optional<double> m_crawlDelay;
     QList<QByteArray> m_sitemaps;
     QByteArray m_matchedAgent;

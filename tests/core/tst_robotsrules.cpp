@@ -162,6 +162,56 @@ private Q_SLOTS:
         QCOMPARE(allowed("user-agent: *\n" + robots, "crawlscope", path), expected);
     }
 
+    void plainAndWildcardRulesKeepPrecedence_data() {
+        // Plain rules are looked up by prefix, wildcard rules in order: the result must not depend on it.
+        QTest::addColumn<QByteArray>("rules");
+        QTest::addColumn<QByteArray>("path");
+        QTest::addColumn<QString>("decidedBy");
+        const QByteArray mixed = "Disallow: /a/b/c\n"     // line 2, plain, 6 octets
+                                 "Allow: /a/*/c\n"        // line 3, wildcard, 6 octets: wins the tie
+                                 "Disallow: /a/\n"        // line 4, plain, 3 octets
+                                 "Allow: /*.html\n"       // line 5, wildcard, 7 octets
+                                 "Disallow: /a/x.html$\n" // line 6, exact, 11 octets
+                                 "Disallow: /*\n";        // line 7, wildcard, 2 octets
+        QTest::newRow("tie plain vs wildcard")
+            << mixed << QByteArray("/a/b/c/d") << u"Allow: /a/*/c (robots.txt line 3)"_qs;
+        QTest::newRow("longer wildcard")
+            << mixed << QByteArray("/a/b.html") << u"Allow: /*.html (robots.txt line 5)"_qs;
+        QTest::newRow("exact beats all")
+            << mixed << QByteArray("/a/x.html") << u"Disallow: /a/x.html$ (robots.txt line 6)"_qs;
+        QTest::newRow("exact needs the end")
+            << mixed << QByteArray("/a/x.html?q") << u"Allow: /*.html (robots.txt line 5)"_qs;
+        QTest::newRow("shorter plain")
+            << mixed << QByteArray("/a/zz") << u"Disallow: /a/ (robots.txt line 4)"_qs;
+        QTest::newRow("wildcard fallback")
+            << mixed << QByteArray("/b") << u"Disallow: /* (robots.txt line 7)"_qs;
+        QTest::newRow("duplicate plain, allow wins")
+            << QByteArray("Disallow: /d\nAllow: /d\nDisallow: /d\n") << QByteArray("/d/e")
+            << u"Allow: /d (robots.txt line 3)"_qs;
+        QTest::newRow("duplicate exact, allow wins")
+            << QByteArray("Disallow: /d$\nAllow: /d$\n") << QByteArray("/d")
+            << u"Allow: /d$ (robots.txt line 3)"_qs;
+    }
+    void plainAndWildcardRulesKeepPrecedence() {
+        QFETCH(QByteArray, rules);
+        QFETCH(QByteArray, path);
+        QFETCH(QString, decidedBy);
+        QCOMPARE(RobotsRules::parse("User-agent: *\n" + rules).check(path).reason, decidedBy);
+    }
+
+    void thousandsOfRules() {
+        QByteArray robots = "User-agent: *\n";
+        for (int i = 0; i < 5000; ++i)
+            robots += "Disallow: /section-" + QByteArray::number(i) + "/\nAllow: /section-" +
+                      QByteArray::number(i) + "/public/\n";
+        const RobotsRules rules = RobotsRules::parse(robots);
+        QCOMPARE(rules.rules().size(), 10000);
+        QCOMPARE(rules.check(QByteArray("/section-4711/x")).reason,
+                 u"Disallow: /section-4711/ (robots.txt line 9424)"_qs);
+        QVERIFY(rules.check(QByteArray("/section-4711/public/x")).allowed);
+        QVERIFY(rules.check(QByteArray("/section-47111/x")).allowed);
+    }
+
     void googleWildcardExamples_data() {
         QTest::addColumn<QByteArray>("pattern");
         QTest::addColumn<QByteArray>("path");
