@@ -157,6 +157,14 @@ void TstHostileProfiles::cleanupTestCase() {
 }
 
 void TstHostileProfiles::init() {
+    // A reset keeps counting the connections still open, so wait until the previous test's clients are
+    // closed on the site's side too (the site learns of a close asynchronously).
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            return m_site->hostRecord(m_a).openConnections == 0 &&
+                   m_site->hostRecord(m_b).openConnections == 0;
+        },
+        5000));
     m_site->resetRecords();
 }
 
