@@ -80,6 +80,11 @@ private Q_SLOTS:
     void outOfDescriptorsIsRetriedNotFailed() {
         if (QStandardPaths::findExecutable(QStringLiteral("prlimit")).isEmpty())
             QSKIP("prlimit (util-linux) is not installed");
+#if defined(__SANITIZE_ADDRESS__)
+        // UBSan's vptr check probes memory through pipe(): with no descriptor left it calls every object's
+        // vptr invalid, so under the sanitizers this test would only measure the sanitizer.
+        QSKIP("the sanitizer runtime itself needs free descriptors (false 'invalid vptr' reports)");
+#endif
         MAKE_SITE(site, 120);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
