@@ -21,6 +21,18 @@ HostSnapshot HostQueue::snapshot(const CrawlLimits &limits, qint64 nowNs, qint64
     if (!queue.empty())
         h.oldestQueuedAgeMs = std::max<qint64>(0, (nowNs - queue.front().enqueuedNs) / 1'000'000);
     h.startsPerSec = stats.takeStartRate(seconds);
+    h.breakerState = breaker.state();
+    if (h.breakerState != BreakerState::Closed) {
+        h.breakerReason = breaker.reason();
+        const qint64 nowMs = nowNs / 1'000'000;
+        if (h.breakerState == BreakerState::Open)
+            h.breakerProbeAtMs = epochNowMs + (breaker.probeAtMs() - nowMs);
+        if (h.breakerState != BreakerState::GaveUp)
+            h.breakerGiveUpAtMs = epochNowMs + (breaker.giveUpAtMs() - nowMs);
+    }
+    h.breakerTrips = stats.breakerTrips;
+    h.breakerRecoveries = stats.breakerRecoveries;
+    h.effectiveMaxInFlight = breaker.inFlightCap(h.maxInFlight);
 
     const qint64 pacedUntil = blockedUntil(limits.intervalMsFor(key), pacingMarginNs);
     if (userPaused) {

@@ -3,6 +3,7 @@
 #include "engine/job.h"
 #include "model/crawllimits.h"
 #include "model/crawlsnapshot.h"
+#include "policy/hostbreaker.h"
 #include "stats/hoststats.h"
 
 #include <QString>
@@ -34,6 +35,8 @@ struct HostQueue {
     bool skipped = false;
     bool inRunnable = false;
     qint64 scheduledWakeNs = 0;
+
+    HostBreaker breaker; // tripped: nothing starts but one probe after each cool-down
 
     HostStats stats;
 
