@@ -180,6 +180,9 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
             switch (status(index.row()).kind) {
             case HostStatus::Kind::BackingOff:
                 return QBrush(QColor(0xb3, 0x6b, 0x00));
+            case HostStatus::Kind::Tripped:
+            case HostStatus::Kind::GivenUp:
+                return QBrush(QColor(0xb3, 0x26, 0x1e));
             case HostStatus::Kind::Paused:
             case HostStatus::Kind::CrawlPaused:
             case HostStatus::Kind::Skipped:
@@ -213,6 +216,8 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
         return h.host;
     case StateRole:
         return int(h.state);
+    case BreakerStateRole:
+        return int(h.breakerState);
     default:
         break;
     }
