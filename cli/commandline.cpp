@@ -44,6 +44,9 @@ const Flag kFlags[] = {
      "Keep Authorization, Cookie and other secret headers on a redirect to another origin."},
     {"no-private-redirects", nullptr,
      "Refuse a redirect from a public host to a private or loopback address."},
+    {"adaptive", nullptr,
+     "Adapt each host's in-flight limit and interval to what it tolerates (AIMD), with --per-host, "
+     "--interval-ms and --host-limit as ceilings and 1 in flight as the floor (default off)."},
     {"breaker-window", "N", "Circuit breaker: judge a host by its last N attempts (default 20)."},
     {"breaker-threshold", "F",
      "Trip a host when this share (0-1) of a full window failed: timeouts, network errors, 5xx, 429 "
@@ -290,6 +293,7 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
     o.policy.sendCredentialsCrossOrigin = parser.isSet(QStringLiteral("send-credentials-cross-origin"));
     o.policy.refusePrivateRedirects = parser.isSet(QStringLiteral("no-private-redirects"));
     o.policy.breaker.enabled = !parser.isSet(QStringLiteral("no-breaker"));
+    o.limits.adaptive = parser.isSet(QStringLiteral("adaptive"));
     if (parser.isSet(QStringLiteral("user-agent"))) {
         o.policy.userAgent = parser.value(QStringLiteral("user-agent")).trimmed();
         if (o.policy.userAgent.isEmpty()) {

@@ -274,8 +274,10 @@ void FetchShard::refreshConfig() {
     m_configVersion = version;
     m_rateWakeNs = 0; // a changed rate cap applies now, not after the old spacing
     buildRequestTemplates();
-    for (Host *host : m_hostOrder)
+    for (Host *host : m_hostOrder) {
         host->breaker.configure(m_policy.breaker);
+        host->pace.configure(m_limits.maxInFlightFor(host->key), m_limits.intervalMsFor(host->key));
+    }
     // A raised limit must start waiting work at once: every host with work gets another look.
     for (Host *host : m_hostOrder) {
         if (!host->queue.empty())
@@ -316,6 +318,7 @@ FetchShard::Host *FetchShard::hostFor(const QString &key) {
     auto host = std::make_unique<Host>();
     host->key = key;
     host->breaker.configure(m_policy.breaker);
+    host->pace.configure(m_limits.maxInFlightFor(key), m_limits.intervalMsFor(key));
     Host *raw = host.get();
     m_hosts.emplace(key, std::move(host));
     m_hostOrder.push_back(raw);
@@ -337,7 +340,7 @@ void FetchShard::scheduleHostWake(Host *host, qint64 atNs) {
 }
 
 qint64 FetchShard::hostBlockedUntil(const Host *host) const {
-    return host->blockedUntil(m_limits.intervalMsFor(host->key), kPacingMarginNs);
+    return host->blockedUntil(host->effectiveIntervalMs(m_limits), kPacingMarginNs);
 }
 
 void FetchShard::pump() {
@@ -381,7 +384,7 @@ void FetchShard::pump() {
         while (!m_runnable.empty()) {
             Host *host = m_runnable.front();
             if (host->queue.empty() || host->userPaused ||
-                host->inFlight >= host->breaker.inFlightCap(m_limits.maxInFlightFor(host->key))) {
+                host->inFlight >= host->effectiveMaxInFlight(m_limits)) {
                 // Completion, resume or new work puts it back.
                 m_runnable.pop_front();
                 host->inRunnable = false;
@@ -462,8 +465,11 @@ void FetchShard::recordAttempt(const InFlight &flight, const ResponseFacts &fact
             host->breaker.probeAbandoned(nowMs);
         return;
     }
-    const HostBreaker::Transition transition =
-        host->breaker.record(attemptHealthOf(decision.outcome, facts.status), nowMs, flight.probe);
+    const AttemptHealth health = attemptHealthOf(decision.outcome, facts.status);
+    if (m_limits.adaptive && host->pace.onResponse(health, facts.status, (nowNs - flight.startNs) / 1'000'000,
+                                                   host->inFlight) == PaceController::Change::Increased)
+        markRunnable(host);
+    const HostBreaker::Transition transition = host->breaker.record(health, nowMs, flight.probe);
     if (transition != HostBreaker::Transition::None)
         onBreakerTransition(host, transition, nowNs);
 }
@@ -567,7 +573,7 @@ void FetchShard::startRequest(Host *host, Job job, bool probe) {
         1.0 + (jitter > 0 ? std::uniform_real_distribution<double>(0.0, jitter)(m_random) : 0.0);
 
     QNetworkReply *reply = nam->get(request);
-    if (m_limits.intervalMsFor(host->key) > 0)
+    if (host->effectiveIntervalMs(m_limits) > 0)
         host->awaitingSent = reply;
     InFlight flight;
     flight.job = std::move(job);

@@ -32,15 +32,18 @@ HostSnapshot HostQueue::snapshot(const CrawlLimits &limits, qint64 nowNs, qint64
     }
     h.breakerTrips = stats.breakerTrips;
     h.breakerRecoveries = stats.breakerRecoveries;
-    h.effectiveMaxInFlight = breaker.inFlightCap(h.maxInFlight);
+    h.effectiveMaxInFlight = effectiveMaxInFlight(limits);
+    h.effectiveIntervalMs = effectiveIntervalMs(limits);
+    if (limits.adaptive)
+        h.paceReason = pace.lastReason();
 
-    const qint64 pacedUntil = blockedUntil(limits.intervalMsFor(key), pacingMarginNs);
+    const qint64 pacedUntil = blockedUntil(effectiveIntervalMs(limits), pacingMarginNs);
     if (userPaused) {
         h.state = HostState::Paused;
     } else if (backoffUntilNs > nowNs) {
         h.state = HostState::BackingOff;
         h.stateUntilMs = backoffUntilEpochMs;
-    } else if (inFlight >= h.maxInFlight) {
+    } else if (inFlight >= h.effectiveMaxInFlight) {
         h.state = HostState::Busy;
     } else if (!queue.empty() && pacedUntil > nowNs) {
         h.state = HostState::Pacing;

@@ -48,7 +48,9 @@ struct HostSnapshot {
     qint64 breakerGiveUpAtMs = 0; // epoch ms when the host is given up (tripped or probing)
     qint64 breakerTrips = 0;
     qint64 breakerRecoveries = 0;
-    int effectiveMaxInFlight = 0; // the limit in force now: 1 while recovering from a trip
+    int effectiveMaxInFlight = 0; // the limit in force now: adaptive pace, 1 while recovering from a trip
+    int effectiveIntervalMs = 0;  // the interval in force now (adaptive pace may stretch it)
+    QString paceReason;           // --adaptive: why the effective limits last moved ("down on 503")
 };
 
 enum class CrawlState : quint8 { Idle, Running, Paused, Stopping, Finished };

@@ -28,6 +28,8 @@ QJsonObject summaryToJson(const CrawlSummary &summary) {
             {QStringLiteral("breaker_state"), breakerStateName(h.breakerState)},
             {QStringLiteral("breaker_trips"), double(h.breakerTrips)},
             {QStringLiteral("breaker_recoveries"), double(h.breakerRecoveries)},
+            {QStringLiteral("effective_max_in_flight"), h.effectiveMaxInFlight},
+            {QStringLiteral("effective_interval_ms"), h.effectiveIntervalMs},
         });
     }
     const double seconds = double(s.elapsedMs) / 1000.0;

@@ -59,6 +59,9 @@ private Q_SLOTS:
         const auto off = parseCommandLine({QStringLiteral("crawlscope"), QStringLiteral("--no-breaker")});
         QVERIFY(off.ok);
         QVERIFY(!off.options.policy.breaker.enabled);
+        QVERIFY(!off.options.limits.adaptive);
+        QVERIFY(parseCommandLine({QStringLiteral("crawlscope"), QStringLiteral("--adaptive")})
+                    .options.limits.adaptive);
         for (const auto &[flag, value] :
              {std::pair{"--breaker-threshold", "0"}, std::pair{"--breaker-threshold", "1.5"},
               std::pair{"--breaker-window", "0"}, std::pair{"--breaker-cooldown", "-1"},
@@ -177,7 +180,8 @@ private Q_SLOTS:
                                  "--breaker-threshold F",
                                  "--breaker-cooldown S",
                                  "--breaker-give-up S",
-                                 "--no-breaker"})
+                                 "--no-breaker",
+                                 "--adaptive"})
             QVERIFY2(help.contains(QLatin1String(flag)), flag);
     }
 };
