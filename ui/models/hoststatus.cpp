@@ -80,7 +80,8 @@ HostStatus hostStatus(const crawl::HostSnapshot &h, crawl::CrawlState crawlState
                         h.stateUntilMs);
         }
     }
-    if (h.maxInFlight > 0 && h.inFlight >= h.maxInFlight)
+    const int limit = h.effectiveMaxInFlight > 0 ? h.effectiveMaxInFlight : h.maxInFlight;
+    if (limit > 0 && h.inFlight >= limit)
         return make(Kind::Busy, tr("busy (at limit)"));
     if (h.state == crawl::HostState::Pacing && h.queued > 0 && h.inFlight == 0)
         return make(Kind::Pacing, tr("waiting for interval"));
