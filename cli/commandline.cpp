@@ -44,6 +44,18 @@ const Flag kFlags[] = {
      "Keep Authorization, Cookie and other secret headers on a redirect to another origin."},
     {"no-private-redirects", nullptr,
      "Refuse a redirect from a public host to a private or loopback address."},
+    {"adaptive", nullptr,
+     "Adapt each host's in-flight limit and interval to what it tolerates (AIMD), with --per-host, "
+     "--interval-ms and --host-limit as ceilings and 1 in flight as the floor (default off)."},
+    {"breaker-window", "N", "Circuit breaker: judge a host by its last N attempts (default 20)."},
+    {"breaker-threshold", "F",
+     "Trip a host when this share (0-1) of a full window failed: timeouts, network errors, 5xx, 429 "
+     "(default 0.8)."},
+    {"breaker-cooldown", "S",
+     "Seconds a tripped host waits before one probe request; doubles on each trip, to 16x (default 60)."},
+    {"breaker-give-up", "S",
+     "Seconds tripped after which a host's remaining URLs end as skipped (default 1800)."},
+    {"no-breaker", nullptr, "Never trip a host, however many of its requests fail."},
     {"threads", "N", "Fetch threads; hosts are spread over them (default 2)."},
     {"quiet", nullptr, "No progress lines on stderr."},
     {"version", nullptr, "Print the version and exit."},
@@ -123,7 +135,11 @@ QString commandLineHelp() {
         "Output: CSV (RFC 4180, UTF-8) with columns url, final_url, host, status, outcome, attempts,\n"
         "redirects, bytes, content_type, latency_ms, ttfb_ms, error, started_at, finished_at,\n"
         "warning.\n"
-        "Outcomes: ok, http_error, timeout, network_error, too_large, invalid_url, cancelled.\n"
+        "Outcomes: ok, http_error, timeout, network_error, too_large, invalid_url, cancelled, skipped.\n"
+        "\n"
+        "Circuit breaker: a host whose recent attempts mostly fail trips: it starts nothing (other hosts go\n"
+        "on) until one probe request after the cool-down; a good probe resumes it at 1 in flight for a\n"
+        "window, a failed one trips it again. Trips and recoveries are reported on stderr.\n"
         "\n"
         "Files: a regular --output or --summary-json file is written to a temporary file and renamed at\n"
         "the end, so a failed run leaves the previous one as it was; - means standard output; FIFOs and\n"
@@ -256,11 +272,15 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
         intFlag("idle-timeout", 1, 86'400, [&](qint64 x) { o.policy.idleTimeoutS = int(x); }) &&
         intFlag("max-bytes", 1, qint64(1) << 40, [&](qint64 x) { o.policy.maxBodyBytes = x; }) &&
         intFlag("max-redirects", 0, 100, [&](qint64 x) { o.policy.maxRedirects = int(x); }) &&
-        intFlag("threads", 1, 16, [&](qint64 x) { o.fetchThreads = int(x); });
+        intFlag("threads", 1, 16, [&](qint64 x) { o.fetchThreads = int(x); }) &&
+        intFlag("breaker-window", 1, 1000, [&](qint64 x) { o.policy.breaker.window = int(x); }) &&
+        intFlag("breaker-cooldown", 1, 86'400, [&](qint64 x) { o.policy.breaker.cooldownS = int(x); }) &&
+        intFlag("breaker-give-up", 1, 7 * 86'400, [&](qint64 x) { o.policy.breaker.giveUpS = int(x); });
     if (!intsOk)
         return result;
     if (!readNumber(parser, "jitter", 0.0, 1.0, &o.limits.jitter, &error) ||
-        !readNumber(parser, "max-rate", 0.0, 1e6, &o.limits.maxRatePerSec, &error))
+        !readNumber(parser, "max-rate", 0.0, 1e6, &o.limits.maxRatePerSec, &error) ||
+        !readNumber(parser, "breaker-threshold", 0.01, 1.0, &o.policy.breaker.threshold, &error))
         return result;
     for (const QString &spec : parser.values(QStringLiteral("host-limit"))) {
         if (!parseHostLimit(spec, &o.limits, &error))
@@ -272,6 +292,8 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
     }
     o.policy.sendCredentialsCrossOrigin = parser.isSet(QStringLiteral("send-credentials-cross-origin"));
     o.policy.refusePrivateRedirects = parser.isSet(QStringLiteral("no-private-redirects"));
+    o.policy.breaker.enabled = !parser.isSet(QStringLiteral("no-breaker"));
+    o.limits.adaptive = parser.isSet(QStringLiteral("adaptive"));
     if (parser.isSet(QStringLiteral("user-agent"))) {
         o.policy.userAgent = parser.value(QStringLiteral("user-agent")).trimmed();
         if (o.policy.userAgent.isEmpty()) {

@@ -94,6 +94,9 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
         }
     });
     QObject::connect(&engine, &CrawlEngine::snapshotReady, &progress, &ProgressLine::update);
+    // A host tripping or recovering is news even with --quiet: it explains slow hosts and skipped rows.
+    QObject::connect(&engine, &CrawlEngine::hostBreakerChanged, &loop,
+                     [](const BreakerEvent &event) { printError(breakerEventText(event)); });
     QObject::connect(&engine, &CrawlEngine::finished, &loop, [&](const CrawlSummary &s) {
         summary = s;
         loop.quit();

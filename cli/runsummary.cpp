@@ -32,7 +32,13 @@ QString RunSummary::line(const CrawlSummary &summary) {
                .arg(s.retries)
                .arg(s.status429)
                .arg(s.p50Ms) +
-           QStringLiteral(", p95 %1 ms, p99 %2 ms").arg(s.p95Ms).arg(s.p99Ms);
+           QStringLiteral(", p95 %1 ms, p99 %2 ms").arg(s.p95Ms).arg(s.p99Ms) +
+           (s.breakerTrips > 0
+                ? QStringLiteral("; circuit breaker: %1 trips, %2 recoveries, %3 hosts given up")
+                      .arg(s.breakerTrips)
+                      .arg(s.breakerRecoveries)
+                      .arg(s.hostsGivenUp)
+                : QString());
 }
 
 bool RunSummary::writeJson(const CrawlSummary &summary, OutputFile &file, QString *error) {

@@ -41,6 +41,18 @@ void applyCommandLineFlags(const QStringList &flags, const crawl::CrawlLimits &g
         p->userAgent = gp.userAgent;
     if (given("header"))
         p->headers = gp.headers;
+    if (given("adaptive"))
+        l->adaptive = gl.adaptive;
+    if (given("breaker-window"))
+        p->breaker.window = gp.breaker.window;
+    if (given("breaker-threshold"))
+        p->breaker.threshold = gp.breaker.threshold;
+    if (given("breaker-cooldown"))
+        p->breaker.cooldownS = gp.breaker.cooldownS;
+    if (given("breaker-give-up"))
+        p->breaker.giveUpS = gp.breaker.giveUpS;
+    if (given("no-breaker"))
+        p->breaker.enabled = gp.breaker.enabled;
 }
 
 } // namespace ui

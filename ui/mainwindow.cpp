@@ -894,6 +894,11 @@ void MainWindow::showHostsMenu(const QPoint &pos) {
     QAction *skip =
         menu.addAction(actionIcon(QStringLiteral("crawlscope-host-skip")), tr("Skip Remaining URLs"));
     skip->setToolTip(tr("Every queued URL of this host ends as cancelled"));
+    QAction *resumeTripped = menu.addAction(tr("Resume Tripped Host"));
+    resumeTripped->setToolTip(tr("Its circuit breaker tripped: start requests again now, without waiting "
+                                 "for the probe"));
+    resumeTripped->setEnabled(crawl::BreakerState(index.data(HostsModel::BreakerStateRole).toInt()) !=
+                              crawl::BreakerState::Closed);
     menu.addSeparator();
     QAction *limits = menu.addAction(actionIcon(QStringLiteral("configure")), tr("Limits for This Host…"));
     QAction *clearLimits = menu.addAction(tr("Use Global Limits"));
@@ -904,6 +909,8 @@ void MainWindow::showHostsMenu(const QPoint &pos) {
         m_engine->pauseHost(host);
     } else if (chosen == resume) {
         m_engine->resumeHost(host);
+    } else if (chosen == resumeTripped) {
+        m_engine->resetHostBreaker(host);
     } else if (chosen == skip) {
         if (!m_confirm ||
             QMessageBox::question(this, tr("Skip %1?").arg(host),

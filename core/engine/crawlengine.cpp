@@ -35,6 +35,7 @@ void registerCrawlMetaTypes() {
     qRegisterMetaType<CrawlSummary>();
     qRegisterMetaType<CrawlLimits>();
     qRegisterMetaType<InputSource>();
+    qRegisterMetaType<BreakerEvent>();
 }
 
 class CrawlEnginePrivate {
@@ -274,6 +275,11 @@ void CrawlEngine::skipHost(const QString &hostKey) {
         d->shardFor(hostKey)->skipHost(hostKey);
 }
 
+void CrawlEngine::resetHostBreaker(const QString &hostKey) {
+    if (d->context)
+        d->shardFor(hostKey)->resetHostBreaker(hostKey);
+}
+
 void CrawlEngine::retry(const QList<CrawlResult> &previous) {
     if (!d->context || d->state == CrawlState::Stopping || d->state == CrawlState::Idle)
         return;
@@ -321,10 +327,14 @@ void CrawlEnginePrivate::collectResults() {
     if (!context)
         return;
     QList<CrawlResult> batch;
+    QList<BreakerEvent> events;
     {
         QMutexLocker lock(&context->resultsMutex);
         batch.swap(context->results);
+        events.swap(context->breakerEvents);
     }
+    for (const BreakerEvent &event : std::as_const(events))
+        Q_EMIT q->hostBreakerChanged(event);
     for (const CrawlResult &result : std::as_const(batch))
         tally(result, +1);
     if (!batch.isEmpty())
@@ -389,6 +399,11 @@ CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
     // One counter, not a sum of shards published at different moments (which could exceed the limit).
     s.inFlight = context->budget.inFlight();
     for (HostSnapshot &host : s.hosts) {
+        s.breakerTrips += host.breakerTrips;
+        s.breakerRecoveries += host.breakerRecoveries;
+        s.hostsGivenUp += host.breakerState == BreakerState::GaveUp ? 1 : 0;
+        s.hostsTripped +=
+            host.breakerState == BreakerState::Open || host.breakerState == BreakerState::HalfOpen ? 1 : 0;
         const auto it = hostTallies.constFind(host.host);
         if (it != hostTallies.cend()) {
             host.done = it->done;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "input/inputsource.h"
+#include "model/breakerevent.h"
 #include "model/crawllimits.h"
 #include "model/crawlresult.h"
 #include "model/crawlsnapshot.h"
@@ -53,6 +54,9 @@ public:
     void pauseHost(const QString &hostKey);
     void resumeHost(const QString &hostKey);
     void skipHost(const QString &hostKey); // its queued URLs end as cancelled ("skipped by user")
+    // Resumes a host its circuit breaker tripped (or gave up): it starts requests again at once, with an
+    // empty window and the base cool-down. URLs already ended as `skipped` stay ended (retry() them).
+    void resetHostBreaker(const QString &hostKey);
 
     // Queues finished URLs again (e.g. "Retry failed"). Each new result carries the same id, so views
     // can replace the old row. Works while running and after finished() (the crawl runs again).
@@ -64,6 +68,9 @@ Q_SIGNALS:
     void resultsReady(const QList<crawl::CrawlResult> &results);
     void snapshotReady(const crawl::CrawlSnapshot &snapshot);
     void finished(const crawl::CrawlSummary &summary);
+    // A host's circuit breaker tripped, recovered, gave up or was reset by the user. Delivered with the
+    // result batches, before the results that followed it.
+    void hostBreakerChanged(const crawl::BreakerEvent &event);
 
 private:
     std::unique_ptr<CrawlEnginePrivate> d;

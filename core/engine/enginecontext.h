@@ -3,6 +3,7 @@
 #include "engine/filelimit.h"
 #include "engine/job.h"
 #include "engine/sharedbudget.h"
+#include "model/breakerevent.h"
 #include "model/crawllimits.h"
 #include "model/crawlresult.h"
 #include "model/crawlsnapshot.h"
@@ -66,6 +67,12 @@ struct EngineContext {
     void pushResult(CrawlResult &&result) {
         QMutexLocker lock(&resultsMutex);
         results.append(std::move(result));
+    }
+    // Circuit breaker changes waiting for the façade (rare: a trip, a recovery, a give-up), same lock.
+    QList<BreakerEvent> breakerEvents;
+    void pushBreakerEvent(BreakerEvent &&event) {
+        QMutexLocker lock(&resultsMutex);
+        breakerEvents.append(std::move(event));
     }
 
     // Jobs handed to shards that have not started yet (feeder backpressure: bounded lookahead).

@@ -131,22 +131,45 @@ void FetchShard::skipHost(const QString &hostKey) {
         [this, hostKey] {
             Host *host = hostFor(hostKey);
             host->skipped = true;
-            while (!host->queue.empty()) {
-                Job job = std::move(host->queue.front());
-                host->queue.pop_front();
-                cancelJob(job, skippedHostText(hostKey));
-            }
-            for (auto it = m_delayed.begin(); it != m_delayed.end();) {
-                if (it->second.currentHost == hostKey) {
-                    --host->waitingRetries;
-                    cancelJob(it->second, skippedHostText(hostKey));
-                    it = m_delayed.erase(it);
-                } else {
-                    ++it;
-                }
-            }
+            endWaiting(host, Outcome::Cancelled, skippedHostText(hostKey));
         },
         Qt::QueuedConnection);
+}
+
+void FetchShard::resetHostBreaker(const QString &hostKey) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, hostKey] {
+            Host *host = hostFor(hostKey);
+            if (host->breaker.state() == BreakerState::Closed)
+                return;
+            host->breaker.reset();
+            BreakerEvent event;
+            event.kind = BreakerEvent::Kind::Reset;
+            event.host = hostKey;
+            event.atMs = QDateTime::currentMSecsSinceEpoch();
+            m_context->pushBreakerEvent(std::move(event));
+            markRunnable(host);
+            pump();
+        },
+        Qt::QueuedConnection);
+}
+
+void FetchShard::endWaiting(Host *host, Outcome outcome, const QString &why) {
+    while (!host->queue.empty()) {
+        Job job = std::move(host->queue.front());
+        host->queue.pop_front();
+        endUnstarted(job, outcome, why);
+    }
+    for (auto it = m_delayed.begin(); it != m_delayed.end();) {
+        if (it->second.currentHost == host->key) {
+            --host->waitingRetries;
+            endUnstarted(it->second, outcome, why);
+            it = m_delayed.erase(it);
+        } else {
+            ++it;
+        }
+    }
 }
 
 void FetchShard::quiesce() {
@@ -215,6 +238,10 @@ void FetchShard::placeLocal(Job job, bool front, qint64 nowNs) {
         cancelJob(job, skippedHostText(host->key));
         return;
     }
+    if (host->breaker.state() == BreakerState::GaveUp) {
+        endUnstarted(job, Outcome::Skipped, breakerGaveUpText(host->key, host->breaker.reason()));
+        return;
+    }
     if (job.notBeforeNs > nowNs) {
         ++host->waitingRetries;
         m_delayed.emplace(job.notBeforeNs, std::move(job));
@@ -247,6 +274,10 @@ void FetchShard::refreshConfig() {
     m_configVersion = version;
     m_rateWakeNs = 0; // a changed rate cap applies now, not after the old spacing
     buildRequestTemplates();
+    for (Host *host : m_hostOrder) {
+        host->breaker.configure(m_policy.breaker);
+        host->pace.configure(m_limits.maxInFlightFor(host->key), m_limits.intervalMsFor(host->key));
+    }
     // A raised limit must start waiting work at once: every host with work gets another look.
     for (Host *host : m_hostOrder) {
         if (!host->queue.empty())
@@ -286,6 +317,8 @@ FetchShard::Host *FetchShard::hostFor(const QString &key) {
         return it->second.get();
     auto host = std::make_unique<Host>();
     host->key = key;
+    host->breaker.configure(m_policy.breaker);
+    host->pace.configure(m_limits.maxInFlightFor(key), m_limits.intervalMsFor(key));
     Host *raw = host.get();
     m_hosts.emplace(key, std::move(host));
     m_hostOrder.push_back(raw);
@@ -307,7 +340,7 @@ void FetchShard::scheduleHostWake(Host *host, qint64 atNs) {
 }
 
 qint64 FetchShard::hostBlockedUntil(const Host *host) const {
-    return host->blockedUntil(m_limits.intervalMsFor(host->key), kPacingMarginNs);
+    return host->blockedUntil(host->effectiveIntervalMs(m_limits), kPacingMarginNs);
 }
 
 void FetchShard::pump() {
@@ -351,7 +384,7 @@ void FetchShard::pump() {
         while (!m_runnable.empty()) {
             Host *host = m_runnable.front();
             if (host->queue.empty() || host->userPaused ||
-                host->inFlight >= m_limits.maxInFlightFor(host->key)) {
+                host->inFlight >= host->effectiveMaxInFlight(m_limits)) {
                 // Completion, resume or new work puts it back.
                 m_runnable.pop_front();
                 host->inRunnable = false;
@@ -359,6 +392,12 @@ void FetchShard::pump() {
             }
             if (host->awaitingSent) {
                 m_runnable.pop_front(); // requestSent puts it back
+                host->inRunnable = false;
+                continue;
+            }
+            const bool probe = !host->breaker.allowsStarts();
+            if (probe && !breakerLetsStart(host, now)) {
+                m_runnable.pop_front();
                 host->inRunnable = false;
                 continue;
             }
@@ -386,13 +425,88 @@ void FetchShard::pump() {
             host->inRunnable = false;
             Job job = std::move(host->queue.front());
             host->queue.pop_front();
-            startRequest(host, std::move(job));
+            if (probe)
+                host->breaker.startProbe();
+            startRequest(host, std::move(job), probe);
             if (!host->queue.empty())
                 markRunnable(host); // round robin: to the back of the line
             now = steadyNowNs();
         }
     }
     armWakeTimer(now);
+}
+
+bool FetchShard::breakerLetsStart(Host *host, qint64 nowNs) {
+    const qint64 nowMs = nowNs / 1'000'000;
+    if (host->breaker.state() == BreakerState::GaveUp) {
+        // Retries that came due after the give-up end here.
+        endWaiting(host, Outcome::Skipped, breakerGaveUpText(host->key, host->breaker.reason()));
+        return false;
+    }
+    if (host->breaker.giveUpDue(nowMs)) {
+        onBreakerTransition(host, host->breaker.giveUp(), nowNs);
+        return false;
+    }
+    if (host->breaker.probeDue(nowMs))
+        return true;
+    // Tripped (look again when the probe or the give-up is due) or probing (the probe's end decides).
+    if (const qint64 nextMs = host->breaker.nextChangeMs(); nextMs > 0)
+        scheduleHostWake(host, msToNs(nextMs));
+    return false;
+}
+
+void FetchShard::recordAttempt(const InFlight &flight, const ResponseFacts &facts,
+                               const ResponseDecision &decision, qint64 nowNs) {
+    Host *host = flight.host;
+    const qint64 nowMs = nowNs / 1'000'000;
+    // A stop, or a request that never left (no descriptors), says nothing about the host's health.
+    if (facts.abortReason == AbortReason::Stopped || decision.attemptNotMade) {
+        if (flight.probe)
+            host->breaker.probeAbandoned(nowMs);
+        return;
+    }
+    const AttemptHealth health = attemptHealthOf(decision.outcome, facts.status);
+    if (m_limits.adaptive && host->pace.onResponse(health, facts.status, (nowNs - flight.startNs) / 1'000'000,
+                                                   host->inFlight) == PaceController::Change::Increased)
+        markRunnable(host);
+    const HostBreaker::Transition transition = host->breaker.record(health, nowMs, flight.probe);
+    if (transition != HostBreaker::Transition::None)
+        onBreakerTransition(host, transition, nowNs);
+}
+
+void FetchShard::onBreakerTransition(Host *host, HostBreaker::Transition transition, qint64 nowNs) {
+    const qint64 epochNow = QDateTime::currentMSecsSinceEpoch();
+    BreakerEvent event;
+    event.host = host->key;
+    event.reason = host->breaker.reason();
+    event.atMs = epochNow;
+    event.trips = host->breaker.trips();
+    switch (transition) {
+    case HostBreaker::Transition::None:
+        return;
+    case HostBreaker::Transition::Tripped:
+        ++host->stats.breakerTrips;
+        event.kind = BreakerEvent::Kind::Tripped;
+        event.probeAtMs = epochNow + (host->breaker.probeAtMs() - nowNs / 1'000'000);
+        scheduleHostWake(host, msToNs(host->breaker.nextChangeMs()));
+        break;
+    case HostBreaker::Transition::Recovered:
+        ++host->stats.breakerRecoveries;
+        event.kind = BreakerEvent::Kind::Recovered;
+        markRunnable(host);
+        break;
+    case HostBreaker::Transition::GaveUp:
+        event.kind = BreakerEvent::Kind::GaveUp;
+        m_context->pushBreakerEvent(std::move(event));
+        giveUpHost(host);
+        return;
+    }
+    m_context->pushBreakerEvent(std::move(event));
+}
+
+void FetchShard::giveUpHost(Host *host) {
+    ++host->stats.breakerGiveUps;
+    endWaiting(host, Outcome::Skipped, breakerGaveUpText(host->key, host->breaker.reason()));
 }
 
 void FetchShard::armWakeTimer(qint64 nowNs) {
@@ -424,7 +538,7 @@ void FetchShard::armWakeTimer(qint64 nowNs) {
     m_wakeTimer.start(int((waitNs + 999'999) / 1'000'000));
 }
 
-void FetchShard::startRequest(Host *host, Job job) {
+void FetchShard::startRequest(Host *host, Job job, bool probe) {
     const qint64 now = steadyNowNs();
     if (!job.continuingRedirect) {
         if (job.attempts == 0) {
@@ -459,12 +573,13 @@ void FetchShard::startRequest(Host *host, Job job) {
         1.0 + (jitter > 0 ? std::uniform_real_distribution<double>(0.0, jitter)(m_random) : 0.0);
 
     QNetworkReply *reply = nam->get(request);
-    if (m_limits.intervalMsFor(host->key) > 0)
+    if (host->effectiveIntervalMs(m_limits) > 0)
         host->awaitingSent = reply;
     InFlight flight;
     flight.job = std::move(job);
     flight.host = host;
     flight.lane = lane;
+    flight.probe = probe;
     flight.startNs = now;
     flight.deadlineNs = now + msToNs(qint64(std::max(1, m_policy.totalTimeoutS)) * 1000);
     m_inFlight.emplace(reply, std::move(flight));
@@ -651,6 +766,7 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
     }
 
     const ResponseDecision decision = decideResponse(facts, m_policy);
+    recordAttempt(flight, facts, decision, nowNs);
     if (decision.pauseHostMs >= 0) {
         // The server asked this host to wait: every URL on it waits, other hosts go on.
         const qint64 until = nowNs + msToNs(decision.pauseHostMs);
@@ -738,9 +854,13 @@ void FetchShard::finish(Job &job, Outcome outcome, int status, const QString &er
 }
 
 void FetchShard::cancelJob(Job &job, const QString &why) {
+    endUnstarted(job, Outcome::Cancelled, why);
+}
+
+void FetchShard::endUnstarted(Job &job, Outcome outcome, const QString &why) {
     if (job.attempts == 0 && !job.continuingRedirect)
         m_context->buffered.fetch_sub(1, std::memory_order_relaxed);
-    finish(job, Outcome::Cancelled, job.lastStatus, why, nullptr, steadyNowNs());
+    finish(job, outcome, job.lastStatus, why, nullptr, steadyNowNs());
 }
 
 void FetchShard::publishStats() {

@@ -44,6 +44,8 @@ public:
     void resumeAfterStop();                    // accept work again (retrying after a stop)
     void setHostPaused(const QString &hostKey, bool paused);
     void skipHost(const QString &hostKey);
+    // The user resumes a host its circuit breaker tripped (or gave up): it runs again at once.
+    void resetHostBreaker(const QString &hostKey);
     // Teardown, step 1 (blocks until done): no more work, no more requests, nothing routed to other
     // shards. Only after every shard is quiet may any of them be deleted.
     void quiesce();
@@ -64,6 +66,7 @@ private:
         qint64 bytes = 0;
         QString contentType;
         bool headersComplete = false; // metaDataChanged arrived
+        bool probe = false;           // the one request a tripped host's breaker let through
         AbortReason abortReason = AbortReason::None;
     };
 
@@ -77,7 +80,15 @@ private:
     void armWakeTimer(qint64 nowNs);
     qint64 hostBlockedUntil(const Host *host) const;
 
-    void startRequest(Host *host, Job job);
+    void startRequest(Host *host, Job job, bool probe);
+    // A tripped host: may it start its probe now? Otherwise arranges to look again when that changes.
+    bool breakerLetsStart(Host *host, qint64 nowNs);
+    void recordAttempt(const InFlight &flight, const ResponseFacts &facts, const ResponseDecision &decision,
+                       qint64 nowNs);
+    void onBreakerTransition(Host *host, HostBreaker::Transition transition, qint64 nowNs);
+    void giveUpHost(Host *host);
+    // Ends every URL waiting for `host` (queued or waiting for a retry) without a request.
+    void endWaiting(Host *host, Outcome outcome, const QString &why);
     InFlight *responding(QNetworkReply *reply); // a response is arriving: no connect deadline any more
     void onMetaData(QNetworkReply *reply);
     void onReadyRead(QNetworkReply *reply);
@@ -94,6 +105,7 @@ private:
     void finish(Job &job, Outcome outcome, int status, const QString &error, const InFlight *last,
                 qint64 nowNs);
     void cancelJob(Job &job, const QString &why);
+    void endUnstarted(Job &job, Outcome outcome, const QString &why);
     void routeJob(Job job, bool front);
     void placeLocal(Job job, bool front, qint64 nowNs);
     void stopNow();

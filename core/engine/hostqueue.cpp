@@ -21,14 +21,29 @@ HostSnapshot HostQueue::snapshot(const CrawlLimits &limits, qint64 nowNs, qint64
     if (!queue.empty())
         h.oldestQueuedAgeMs = std::max<qint64>(0, (nowNs - queue.front().enqueuedNs) / 1'000'000);
     h.startsPerSec = stats.takeStartRate(seconds);
+    h.breakerState = breaker.state();
+    if (h.breakerState != BreakerState::Closed) {
+        h.breakerReason = breaker.reason();
+        const qint64 nowMs = nowNs / 1'000'000;
+        if (h.breakerState == BreakerState::Open)
+            h.breakerProbeAtMs = epochNowMs + (breaker.probeAtMs() - nowMs);
+        if (h.breakerState != BreakerState::GaveUp)
+            h.breakerGiveUpAtMs = epochNowMs + (breaker.giveUpAtMs() - nowMs);
+    }
+    h.breakerTrips = stats.breakerTrips;
+    h.breakerRecoveries = stats.breakerRecoveries;
+    h.effectiveMaxInFlight = effectiveMaxInFlight(limits);
+    h.effectiveIntervalMs = effectiveIntervalMs(limits);
+    if (limits.adaptive)
+        h.paceReason = pace.lastReason();
 
-    const qint64 pacedUntil = blockedUntil(limits.intervalMsFor(key), pacingMarginNs);
+    const qint64 pacedUntil = blockedUntil(effectiveIntervalMs(limits), pacingMarginNs);
     if (userPaused) {
         h.state = HostState::Paused;
     } else if (backoffUntilNs > nowNs) {
         h.state = HostState::BackingOff;
         h.stateUntilMs = backoffUntilEpochMs;
-    } else if (inFlight >= h.maxInFlight) {
+    } else if (inFlight >= h.effectiveMaxInFlight) {
         h.state = HostState::Busy;
     } else if (!queue.empty() && pacedUntil > nowNs) {
         h.state = HostState::Pacing;

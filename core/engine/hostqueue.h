@@ -3,6 +3,8 @@
 #include "engine/job.h"
 #include "model/crawllimits.h"
 #include "model/crawlsnapshot.h"
+#include "policy/hostbreaker.h"
+#include "policy/pacecontroller.h"
 #include "stats/hoststats.h"
 
 #include <QString>
@@ -34,6 +36,20 @@ struct HostQueue {
     bool skipped = false;
     bool inRunnable = false;
     qint64 scheduledWakeNs = 0;
+
+    HostBreaker breaker; // tripped: nothing starts but one probe after each cool-down
+    PaceController pace; // --adaptive: the host's own limits under the user's
+
+    // The limits in force for this host now: the user's, under the adaptive pace when it is on, and
+    // 1 in flight while recovering from a breaker trip.
+    int effectiveMaxInFlight(const CrawlLimits &limits) const {
+        const int user = limits.maxInFlightFor(key);
+        return breaker.inFlightCap(limits.adaptive ? std::min(user, pace.inFlightLimit()) : user);
+    }
+    int effectiveIntervalMs(const CrawlLimits &limits) const {
+        const int user = limits.intervalMsFor(key);
+        return limits.adaptive ? std::max(user, pace.intervalMs()) : user;
+    }
 
     HostStats stats;
 

@@ -13,4 +13,10 @@ inline QString skippedHostText(const QString &hostKey) {
     return QStringLiteral("skipped by user: host %1").arg(hostKey);
 }
 
+// The error text of a `skipped` result: the host's circuit breaker gave it up.
+inline QString breakerGaveUpText(const QString &hostKey, const QString &reason) {
+    return QStringLiteral("host %1 given up by its circuit breaker (tripped past the give-up time): %2")
+        .arg(hostKey, reason);
+}
+
 } // namespace crawl

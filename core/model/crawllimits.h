@@ -22,6 +22,9 @@ struct CrawlLimits {
     double jitter = 0.0;                        // 0..1: each gap is interval x (1 + U(0, jitter))
     double maxRatePerSec = 0.0;                 // global request starts per second; 0 = off
     QHash<QString, HostOverride> hostOverrides; // key: "host:port" (see hostKey())
+    // Adaptive pace (AIMD, see PaceController): each host's in-flight limit and interval move between
+    // the limits above as ceilings and 1 in flight as the floor, by what the host tolerates.
+    bool adaptive = false;
 
     int maxInFlightFor(const QString &hostKey) const;
     int intervalMsFor(const QString &hostKey) const;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/breakerstate.h"
 #include "model/crawllimits.h"
 #include "model/outcome.h"
 
@@ -40,6 +41,16 @@ struct HostSnapshot {
     int p50Ms = -1, p95Ms = -1, p99Ms = -1;
     qint64 oldestQueuedAgeMs = 0;
     double startsPerSec = 0; // over the last snapshot period
+    // The host's circuit breaker: tripped hosts start nothing but a probe after each cool-down.
+    BreakerState breakerState = BreakerState::Closed;
+    QString breakerReason;        // "18 of the last 20 attempts failed: timeouts" while not closed
+    qint64 breakerProbeAtMs = 0;  // epoch ms when the probe may start (tripped only)
+    qint64 breakerGiveUpAtMs = 0; // epoch ms when the host is given up (tripped or probing)
+    qint64 breakerTrips = 0;
+    qint64 breakerRecoveries = 0;
+    int effectiveMaxInFlight = 0; // the limit in force now: adaptive pace, 1 while recovering from a trip
+    int effectiveIntervalMs = 0;  // the interval in force now (adaptive pace may stretch it)
+    QString paceReason;           // --adaptive: why the effective limits last moved ("down on 503")
 };
 
 enum class CrawlState : quint8 { Idle, Running, Paused, Stopping, Finished };
@@ -66,6 +77,10 @@ struct CrawlSnapshot {
     qint64 status429 = 0;
     qint64 rawResponses = 0; // every HTTP response received, retries and redirect hops included
     std::array<qint64, kOutcomeCount> byOutcome{};
+    qint64 breakerTrips = 0; // circuit breaker events over every host (see HostSnapshot)
+    qint64 breakerRecoveries = 0;
+    qint64 hostsGivenUp = 0;
+    qint64 hostsTripped = 0;                // tripped or probing now
     double throughputPerSec = 0;            // results per second over the last snapshot period
     double startsPerSec = 0;                // request starts per second over the last snapshot period
     double errorsPerSec = 0;                // failed results per second over the last snapshot period

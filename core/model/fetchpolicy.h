@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/breakersettings.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QPair>
@@ -27,6 +29,8 @@ struct FetchPolicy {
     // A redirect from a public host to a private or loopback address fails instead of being followed
     // (it is always recorded in the result's warning).
     bool refusePrivateRedirects = false;
+    // Trips a host whose recent attempts mostly fail (see HostBreaker); on by default.
+    BreakerSettings breaker;
 
     static QString defaultUserAgent();
     bool operator==(const FetchPolicy &) const = default;

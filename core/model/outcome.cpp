@@ -6,7 +6,7 @@ namespace crawl {
 
 namespace {
 constexpr std::array<const char *, kOutcomeCount> kNames = {
-    "ok", "http_error", "timeout", "network_error", "too_large", "invalid_url", "cancelled",
+    "ok", "http_error", "timeout", "network_error", "too_large", "invalid_url", "cancelled", "skipped",
 };
 } // namespace
 

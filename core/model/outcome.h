@@ -15,9 +15,10 @@ enum class Outcome : quint8 {
     TooLarge,     // body over the byte cap
     InvalidUrl,   // the input line is not a crawlable http(s) URL
     Cancelled,    // the crawl was stopped (or the host skipped) before the URL finished
+    Skipped,      // its host was given up by the circuit breaker (tripped past the give-up time)
 };
 
-inline constexpr int kOutcomeCount = 7;
+inline constexpr int kOutcomeCount = 8;
 
 // Stable machine names, used in the CSV, the JSON summary and the UI filters.
 QString outcomeName(Outcome outcome);

@@ -25,6 +25,11 @@ QJsonObject summaryToJson(const CrawlSummary &summary) {
             {QStringLiteral("p99_ms"), h.p99Ms},
             {QStringLiteral("max_in_flight"), h.maxInFlight},
             {QStringLiteral("interval_ms"), h.intervalMs},
+            {QStringLiteral("breaker_state"), breakerStateName(h.breakerState)},
+            {QStringLiteral("breaker_trips"), double(h.breakerTrips)},
+            {QStringLiteral("breaker_recoveries"), double(h.breakerRecoveries)},
+            {QStringLiteral("effective_max_in_flight"), h.effectiveMaxInFlight},
+            {QStringLiteral("effective_interval_ms"), h.effectiveIntervalMs},
         });
     }
     const double seconds = double(s.elapsedMs) / 1000.0;
@@ -46,6 +51,13 @@ QJsonObject summaryToJson(const CrawlSummary &summary) {
         {QStringLiteral("p95_ms"), s.p95Ms},
         {QStringLiteral("p99_ms"), s.p99Ms},
         {QStringLiteral("outcomes"), outcomes},
+        {QStringLiteral("breaker"),
+         QJsonObject{
+             {QStringLiteral("trips"), double(s.breakerTrips)},
+             {QStringLiteral("recoveries"), double(s.breakerRecoveries)},
+             {QStringLiteral("hosts_given_up"), double(s.hostsGivenUp)},
+             {QStringLiteral("hosts_tripped"), double(s.hostsTripped)},
+         }},
         {QStringLiteral("hosts"), hosts},
     };
 }

@@ -13,6 +13,9 @@ struct HostStats {
     qint64 retries = 0;
     qint64 status429 = 0;
     int lastStatus = 0;
+    qint64 breakerTrips = 0;      // circuit breaker trips (a failed probe trips again)
+    qint64 breakerRecoveries = 0; // successful probes
+    qint64 breakerGiveUps = 0;
     LatencyHistogram latency;
 
     // Starts per second since the previous call (which this call becomes).

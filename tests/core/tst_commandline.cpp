@@ -3,6 +3,8 @@
 
 #include <QTest>
 
+#include <utility>
+
 using namespace crawl;
 
 class TestCommandLine : public QObject {
@@ -32,6 +34,42 @@ private Q_SLOTS:
         QCOMPARE(o.limits.maxInFlightFor(QStringLiteral("other.test:80")), 8);
         QCOMPARE(o.policy.headers.size(), 1);
         QCOMPARE(o.policy.headers[0].first, QByteArray("X-Team"));
+    }
+
+    void breakerFlags() {
+        const auto defaults = parseCommandLine({QStringLiteral("crawlscope")});
+        QVERIFY(defaults.ok);
+        QVERIFY(defaults.options.policy.breaker.enabled);
+        QCOMPARE(defaults.options.policy.breaker.window, 20);
+        QCOMPARE(defaults.options.policy.breaker.threshold, 0.8);
+        QCOMPARE(defaults.options.policy.breaker.cooldownS, 60);
+        QCOMPARE(defaults.options.policy.breaker.giveUpS, 1800);
+        const auto parsed = parseCommandLine({QStringLiteral("crawlscope"),
+                                              QStringLiteral("--breaker-window"), QStringLiteral("50"),
+                                              QStringLiteral("--breaker-threshold"), QStringLiteral("0.5"),
+                                              QStringLiteral("--breaker-cooldown"), QStringLiteral("5"),
+                                              QStringLiteral("--breaker-give-up"), QStringLiteral("90")});
+        QVERIFY2(parsed.ok, qPrintable(parsed.error));
+        const BreakerSettings &b = parsed.options.policy.breaker;
+        QCOMPARE(b.window, 50);
+        QCOMPARE(b.threshold, 0.5);
+        QCOMPARE(b.cooldownS, 5);
+        QCOMPARE(b.giveUpS, 90);
+        QVERIFY(b.enabled);
+        const auto off = parseCommandLine({QStringLiteral("crawlscope"), QStringLiteral("--no-breaker")});
+        QVERIFY(off.ok);
+        QVERIFY(!off.options.policy.breaker.enabled);
+        QVERIFY(!off.options.limits.adaptive);
+        QVERIFY(parseCommandLine({QStringLiteral("crawlscope"), QStringLiteral("--adaptive")})
+                    .options.limits.adaptive);
+        for (const auto &[flag, value] :
+             {std::pair{"--breaker-threshold", "0"}, std::pair{"--breaker-threshold", "1.5"},
+              std::pair{"--breaker-window", "0"}, std::pair{"--breaker-cooldown", "-1"},
+              std::pair{"--breaker-give-up", "soon"}}) {
+            const auto bad = parseCommandLine(
+                {QStringLiteral("crawlscope"), QString::fromLatin1(flag), QString::fromLatin1(value)});
+            QVERIFY2(!bad.ok && bad.error.contains(QLatin1String(flag)), flag);
+        }
     }
 
     void commandLineErrorsNameTheFlag_data() {
@@ -137,7 +175,13 @@ private Q_SLOTS:
                                  "--header",
                                  "--summary-json FILE",
                                  "--output",
-                                 "--input"})
+                                 "--input",
+                                 "--breaker-window N",
+                                 "--breaker-threshold F",
+                                 "--breaker-cooldown S",
+                                 "--breaker-give-up S",
+                                 "--no-breaker",
+                                 "--adaptive"})
             QVERIFY2(help.contains(QLatin1String(flag)), flag);
     }
 };

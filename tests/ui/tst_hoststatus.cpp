@@ -10,6 +10,7 @@
 #include "widgets/limitspanel.h"
 #include "widgets/sliderspinbox.h"
 
+#include <QDateTime>
 #include <QFont>
 #include <QSignalSpy>
 #include <QTableView>
@@ -68,6 +69,28 @@ private Q_SLOTS:
                  QStringLiteral("stopping · 2 finishing"));
         QCOMPARE(statusOf(host(HostState::Ready, 0, 0, 2, 9), CrawlState::Finished).text,
                  QStringLiteral("done"));
+    }
+
+    void trippedHostSaysWhyAndWhenItProbes() {
+        HostSnapshot h = host(HostState::Ready, 12, 0);
+        h.breakerState = crawl::BreakerState::Open;
+        h.breakerReason = QStringLiteral("18 of the last 20 attempts failed: timeouts");
+        h.breakerProbeAtMs = kNow + 42'000;
+        const ui::HostStatus tripped = statusOf(h);
+        QCOMPARE(tripped.kind, Kind::Tripped);
+        QCOMPARE(tripped.untilMs, h.breakerProbeAtMs);
+        QCOMPARE(
+            tripped.text,
+            QStringLiteral("tripped: 18 of the last 20 attempts failed: timeouts, probe at %1")
+                .arg(QDateTime::fromMSecsSinceEpoch(kNow + 42'000).toString(QStringLiteral("HH:mm:ss"))));
+        h.breakerState = crawl::BreakerState::HalfOpen;
+        QCOMPARE(statusOf(h).text,
+                 QStringLiteral("tripped: 18 of the last 20 attempts failed: timeouts, probing"));
+        h.breakerState = crawl::BreakerState::GaveUp;
+        QCOMPARE(statusOf(h).kind, Kind::GivenUp);
+        // What the user did still comes first.
+        h.state = HostState::Paused;
+        QCOMPARE(statusOf(h).kind, Kind::Paused);
     }
 
     void neverContradictsTheNumbers() {

@@ -152,6 +152,12 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
         case StateColumn:
             return status(index.row()).text;
         case InFlightColumn:
+            // The host's own limit beside the user's when adaptive pace or a breaker recovery lowered it.
+            if (h.effectiveMaxInFlight > 0 && h.effectiveMaxInFlight < h.maxInFlight)
+                return QStringLiteral("%1 / %2 (of %3)")
+                    .arg(h.inFlight)
+                    .arg(h.effectiveMaxInFlight)
+                    .arg(h.maxInFlight);
             return QStringLiteral("%1 / %2").arg(h.inFlight).arg(h.maxInFlight);
         case P50Column:
             return ms(h.p50Ms);
@@ -180,6 +186,9 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
             switch (status(index.row()).kind) {
             case HostStatus::Kind::BackingOff:
                 return QBrush(QColor(0xb3, 0x6b, 0x00));
+            case HostStatus::Kind::Tripped:
+            case HostStatus::Kind::GivenUp:
+                return QBrush(QColor(0xb3, 0x26, 0x1e));
             case HostStatus::Kind::Paused:
             case HostStatus::Kind::CrawlPaused:
             case HostStatus::Kind::Skipped:
@@ -202,6 +211,11 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
                                       .arg(h.maxInFlight)
                                       .arg(h.intervalMs)
                                 : h.host;
+        if (column == InFlightColumn && !h.paceReason.isEmpty())
+            return tr("Adaptive pace: %1 in flight, %2 ms apart (%3)")
+                .arg(h.effectiveMaxInFlight)
+                .arg(h.effectiveIntervalMs)
+                .arg(h.paceReason);
         if (column == StateColumn && h.oldestQueuedAgeMs > 0)
             return tr("Oldest queued URL waited %1 s").arg(h.oldestQueuedAgeMs / 1000.0, 0, 'f', 1);
         break;
@@ -213,6 +227,8 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
         return h.host;
     case StateRole:
         return int(h.state);
+    case BreakerStateRole:
+        return int(h.breakerState);
     default:
         break;
     }

@@ -37,6 +37,7 @@ public:
         MaxInFlightRole,         // int
         HostKeyRole,             // QString "host:port"
         StateRole,               // int(crawl::HostState)
+        BreakerStateRole,        // int(crawl::BreakerState)
     };
 
     explicit HostsModel(QObject *parent = nullptr);

@@ -1,6 +1,7 @@
 #include "models/hoststatus.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 
 #include <cmath>
 
@@ -48,6 +49,22 @@ HostStatus hostStatus(const crawl::HostSnapshot &h, crawl::CrawlState crawlState
     case crawl::CrawlState::Running:
         break;
     }
+    // The breaker explains why a host with work starts nothing: say why and until when.
+    switch (h.breakerState) {
+    case crawl::BreakerState::Open:
+        return make(Kind::Tripped,
+                    tr("tripped: %1, probe at %2")
+                            .arg(h.breakerReason, QDateTime::fromMSecsSinceEpoch(h.breakerProbeAtMs)
+                                                      .toString(QStringLiteral("HH:mm:ss"))) +
+                        finishing(h.inFlight),
+                    h.breakerProbeAtMs);
+    case crawl::BreakerState::HalfOpen:
+        return make(Kind::Tripped, tr("tripped: %1, probing").arg(h.breakerReason));
+    case crawl::BreakerState::GaveUp:
+        return make(Kind::GivenUp, tr("given up: %1").arg(h.breakerReason) + finishing(h.inFlight));
+    case crawl::BreakerState::Closed:
+        break;
+    }
     if (!hasWork)
         return h.done > 0 ? make(Kind::Done, tr("done")) : make(Kind::Idle, tr("idle"));
 
@@ -63,7 +80,8 @@ HostStatus hostStatus(const crawl::HostSnapshot &h, crawl::CrawlState crawlState
                         h.stateUntilMs);
         }
     }
-    if (h.maxInFlight > 0 && h.inFlight >= h.maxInFlight)
+    const int limit = h.effectiveMaxInFlight > 0 ? h.effectiveMaxInFlight : h.maxInFlight;
+    if (limit > 0 && h.inFlight >= limit)
         return make(Kind::Busy, tr("busy (at limit)"));
     if (h.state == crawl::HostState::Pacing && h.queued > 0 && h.inFlight == 0)
         return make(Kind::Pacing, tr("waiting for interval"));

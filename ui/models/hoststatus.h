@@ -20,12 +20,14 @@ struct HostStatus {
         Paused,      // paused by the user (this host)
         CrawlPaused, // the whole crawl is paused
         Skipped,     // the user skipped its remaining URLs
+        Tripped,     // its circuit breaker tripped: nothing starts before the probe at untilMs
+        GivenUp,     // its circuit breaker gave it up: its remaining URLs ended as skipped
         Stopping,    // the crawl is stopping: requests in flight are being cancelled
         Done,        // every URL of this host has finished
     };
     Kind kind = Kind::Idle;
     QString text;       // "backing off 12.3 s", "paused · 1 finishing", …
-    qint64 untilMs = 0; // BackingOff: when it ends (the countdown)
+    qint64 untilMs = 0; // BackingOff: when it ends (the countdown); Tripped: when the probe may start
 };
 
 HostStatus hostStatus(const crawl::HostSnapshot &host, crawl::CrawlState crawlState, bool skipped,

@@ -7,6 +7,7 @@ bool isTransientFailure(crawl::Outcome outcome, int status) {
     case crawl::Outcome::Timeout:
     case crawl::Outcome::NetworkError:
     case crawl::Outcome::Cancelled:
+    case crawl::Outcome::Skipped: // its host was failing then; it may answer now
         return true;
     case crawl::Outcome::HttpError:
         return status == 408 || status == 429 || (status >= 500 && status <= 599);

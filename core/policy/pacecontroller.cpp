@@ -1,0 +1,79 @@
+#include "policy/pacecontroller.h"
+
+#include <algorithm>
+
+namespace crawl {
+
+namespace {
+constexpr int kFirstExtraIntervalMs = 250;
+constexpr double kBaselineWeight = 0.1; // slow: one odd answer barely moves the baseline
+} // namespace
+
+void PaceController::configure(int ceilingInFlight, int userIntervalMs) {
+    const int ceiling = std::max(1, ceilingInFlight);
+    if (m_ceiling != ceiling && m_limit >= m_ceiling)
+        m_limit = ceiling; // was at the old ceiling: follow the user's new one
+    m_ceiling = ceiling;
+    m_limit = std::clamp(m_limit, 1, m_ceiling);
+    m_userIntervalMs = std::max(0, userIntervalMs);
+}
+
+PaceController::Change PaceController::onResponse(AttemptHealth health, int status, qint64 latencyMs,
+                                                  int inFlightNow) {
+    const bool ignoring = m_ignoreOverloads > 0;
+    if (ignoring)
+        --m_ignoreOverloads;
+
+    const bool slow = health == AttemptHealth::Healthy && m_samples >= kBaselineSamples &&
+                      double(latencyMs) > std::max(m_baselineMs * kSlowFactor, m_baselineMs + kSlowMarginMs);
+    const bool overload = status == 429 || status == 503 || health == AttemptHealth::Timeout || slow;
+    if (overload) {
+        m_healthyRun = 0;
+        if (ignoring)
+            return Change::None;
+        if (slow)
+            decrease(
+                QStringLiteral("latency %1 ms (baseline %2 ms)").arg(latencyMs).arg(qint64(m_baselineMs)),
+                inFlightNow);
+        else if (health == AttemptHealth::Timeout)
+            decrease(QStringLiteral("timeout"), inFlightNow);
+        else
+            decrease(QString::number(status), inFlightNow);
+        return Change::Decreased;
+    }
+    if (health != AttemptHealth::Healthy)
+        return Change::None; // neutral: not a sign of load
+
+    m_baselineMs = m_samples == 0
+                       ? double(latencyMs)
+                       : (1 - kBaselineWeight) * m_baselineMs + kBaselineWeight * double(latencyMs);
+    ++m_samples;
+    if (++m_healthyRun < m_limit)
+        return Change::None;
+    m_healthyRun = 0;
+    if (m_extraIntervalMs == 0 && m_limit >= m_ceiling)
+        return Change::None;
+    increase();
+    return Change::Increased;
+}
+
+void PaceController::decrease(const QString &why, int inFlightNow) {
+    if (m_limit > 1)
+        m_limit = std::max(1, m_limit / 2);
+    else
+        m_extraIntervalMs = std::min(kMaxIntervalMs, std::max(kFirstExtraIntervalMs, m_extraIntervalMs * 2));
+    m_ignoreOverloads = std::max(0, inFlightNow);
+    m_reason = QStringLiteral("down on %1").arg(why);
+}
+
+void PaceController::increase() {
+    if (m_extraIntervalMs > 0) {
+        // Slow down less before going wider: the interval was the last thing added.
+        m_extraIntervalMs = m_extraIntervalMs / 2 <= kFirstExtraIntervalMs / 2 ? 0 : m_extraIntervalMs / 2;
+    } else {
+        m_limit = std::min(m_ceiling, m_limit + 1);
+    }
+    m_reason = QStringLiteral("up after %1 healthy answers").arg(std::max(1, m_limit));
+}
+
+} // namespace crawl
