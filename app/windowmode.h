@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cli/commandline.h"
+#include "commandline.h"
 
 // The window: opens `options.fileToOpen` when given, with the limit flags typed on the command line
 // winning over the saved limits; for `options.demo` starts the built-in demo site and crawls it with the
