@@ -444,6 +444,7 @@ void MainWindow::createCentralWidgets() {
     m_banner->hide();
 
     m_charts = new ChartsPanel;
+    m_hosts->setHostPalette(m_charts->hostPalette()); // a host's swatch matches its chart line
 
     // Hosts.
     m_hostsView = makeTable(nullptr);
