@@ -104,6 +104,27 @@ private Q_SLOTS:
         QCOMPARE(QSet<QString>(labels.cbegin(), labels.cend()).size(), labels.size());
     }
 
+    void niceTimeAxisOnRoundTimes() {
+        // 20 s from 12 s past a minute: ticks every 5 s from :10 to :35.
+        const qint64 minute = kT0 - kT0 % 60'000;
+        ui::NiceTimeAxis axis = ui::niceTimeAxis(minute + 12'300, minute + 32'300, 6);
+        QCOMPARE(axis.stepMs, 5000);
+        QCOMPARE(axis.fromMs, minute + 10'000);
+        QCOMPARE(axis.toMs, minute + 35'000);
+        QCOMPARE(axis.tickCount, 6);
+        QCOMPARE(axis.format, QStringLiteral("HH:mm:ss"));
+        // Five minutes: every two minutes (every minute would be 7 ticks), labelled without seconds.
+        const qint64 tenMinutes = kT0 - kT0 % 600'000;
+        axis = ui::niceTimeAxis(tenMinutes + 1000, tenMinutes + 301'000, 6);
+        QCOMPARE(axis.stepMs, 120'000);
+        QCOMPARE(axis.fromMs, tenMinutes);
+        QCOMPARE(axis.toMs, tenMinutes + 360'000);
+        QCOMPARE(axis.tickCount, 4);
+        QCOMPARE(axis.format, QStringLiteral("HH:mm"));
+        axis = ui::niceTimeAxis(minute, minute, 6); // empty: one second
+        QCOMPARE(axis.toMs - axis.fromMs, 1000);
+    }
+
     void steadyCrawlIsAFlatLine() {
         // 8 URLs per 250 ms snapshot = 32/s. Per snapshot the old chart drew a comb; per second it is flat.
         ui::SnapshotBinner binner;

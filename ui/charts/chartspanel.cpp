@@ -61,7 +61,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     layout->addLayout(controls);
     auto *charts = new QHBoxLayout;
     charts->setSpacing(4);
-    charts->addWidget(m_inFlight, 4);
+    charts->addWidget(m_inFlight, 5); // its legend of host names sits beside it
     charts->addWidget(m_latency, 3);
     charts->addWidget(m_throughput, 3);
     layout->addLayout(charts, 1);

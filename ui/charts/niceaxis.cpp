@@ -37,4 +37,29 @@ NiceAxis niceAxis(double min, double max, int maxTicks) {
     return axis;
 }
 
+NiceTimeAxis niceTimeAxis(qint64 fromMs, qint64 toMs, int maxTicks) {
+    maxTicks = std::max(2, maxTicks);
+    if (toMs <= fromMs)
+        toMs = fromMs + 1000;
+    constexpr qint64 kSteps[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600};
+    // Floor division that also holds before 1970 (negative epochs in tests).
+    auto floorTo = [](qint64 ms, qint64 step) {
+        return (ms >= 0 ? ms / step : -((-ms + step - 1) / step)) * step;
+    };
+    NiceTimeAxis axis;
+    for (const qint64 seconds : kSteps) {
+        const qint64 step = seconds * 1000;
+        const qint64 from = floorTo(fromMs, step);
+        qint64 to = floorTo(toMs, step);
+        if (to < toMs)
+            to += step;
+        const qint64 ticks = (to - from) / step + 1;
+        axis = {from, to, step, int(ticks), {}};
+        if (ticks <= maxTicks)
+            break;
+    }
+    axis.format = axis.stepMs < 60'000 ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm");
+    return axis;
+}
+
 } // namespace ui

@@ -18,4 +18,15 @@ struct NiceAxis {
 // An empty or inverted range becomes [min, min + 1].
 NiceAxis niceAxis(double min, double max, int maxTicks);
 
+// A time axis with ticks on round clock times: a step of 1, 2, 5, 10, 15 or 30 seconds or minutes (or an
+// hour), the ends widened to multiples of it, at most `maxTicks` ticks.
+struct NiceTimeAxis {
+    qint64 fromMs = 0;
+    qint64 toMs = 1000;
+    qint64 stepMs = 1000;
+    int tickCount = 2;
+    QString format; // QDateTimeAxis::setFormat
+};
+NiceTimeAxis niceTimeAxis(qint64 fromMs, qint64 toMs, int maxTicks);
+
 } // namespace ui

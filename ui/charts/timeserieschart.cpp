@@ -216,7 +216,16 @@ double TimeSeriesChart::valueMax() const {
 }
 
 void TimeSeriesChart::setTimeRange(qint64 fromMs, qint64 toMs) {
-    m_timeAxis->setRange(QDateTime::fromMSecsSinceEpoch(fromMs), QDateTime::fromMSecsSinceEpoch(toMs));
+    // Ticks on round clock times ("12:04:30", not "12:04:19, 12:04:25, 12:04:32").
+    // About 75 px per "12:04:30" label, so a narrow chart gets fewer ticks rather than cut labels.
+    const qreal plotWidth = chart()->plotArea().width() > 0 ? chart()->plotArea().width() : width() * 0.8;
+    const NiceTimeAxis time = niceTimeAxis(fromMs, toMs, std::clamp(int(plotWidth / 75) + 1, 2, 6));
+    if (m_timeAxis->format() != time.format)
+        m_timeAxis->setFormat(time.format);
+    if (m_timeAxis->tickCount() != time.tickCount)
+        m_timeAxis->setTickCount(time.tickCount);
+    m_timeAxis->setRange(QDateTime::fromMSecsSinceEpoch(time.fromMs),
+                         QDateTime::fromMSecsSinceEpoch(time.toMs));
     if (m_logAxis) {
         // Whole decades: 1 ms to the next power of ten above the largest value.
         const double top = std::pow(10.0, std::ceil(std::log10(std::max({m_valueFloor, valueMax(), 10.0}))));
