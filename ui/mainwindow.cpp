@@ -950,6 +950,12 @@ void MainWindow::flushResults() {
         return;
     QList<crawl::CrawlResult> batch;
     batch.swap(m_pendingResults);
+    // The distribution charts count each URL once: a retried URL's earlier result leaves them first.
+    for (const crawl::CrawlResult &r : std::as_const(batch)) {
+        if (const int row = m_results->rowForId(r.id); row >= 0)
+            m_charts->removeResult(m_results->result(row));
+    }
+    m_charts->addResults(batch);
     m_results->addResults(batch);
 }
 

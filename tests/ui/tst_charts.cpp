@@ -3,11 +3,14 @@
 // readout, saving as PNG and SVG, the host picker and the Hosts table's matching swatches.
 #include "charts/binsegments.h"
 #include "charts/chartspanel.h"
+#include "charts/distributioncharts.h"
 #include "charts/niceaxis.h"
+#include "charts/resultbreakdown.h"
 #include "charts/snapshotbinner.h"
 #include "charts/timeserieschart.h"
 #include "models/hostsmodel.h"
 
+#include <QBarSet>
 #include <QChart>
 #include <QDateTime>
 #include <QFile>
@@ -17,6 +20,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMenu>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -386,6 +390,90 @@ private Q_SLOTS:
         const QString out = qEnvironmentVariable("CRAWLSCOPE_CHART_PNG");
         if (!out.isEmpty())
             QVERIFY(panel.grab().save(out));
+    }
+
+    void statusBreakdownAndHistogram() {
+        QCOMPARE(ui::latencyBucketOf(0), 0);
+        QCOMPARE(ui::latencyBucketOf(9), 0);
+        QCOMPARE(ui::latencyBucketOf(10), 1);
+        QCOMPARE(ui::latencyBucketOf(700), 6);
+        QCOMPARE(ui::latencyBucketOf(60'000), ui::kLatencyBuckets - 1);
+        QCOMPARE(ui::latencyBucketLabel(0), QStringLiteral("0–10"));
+        QCOMPARE(ui::latencyBucketLabel(1), QStringLiteral("10–20"));
+        QCOMPARE(ui::latencyBucketLabel(6), QStringLiteral("0.5–1 s"));
+        QCOMPARE(ui::latencyBucketLabel(7), QStringLiteral("1–2 s"));
+        QCOMPARE(ui::latencyBucketLabel(9), QStringLiteral("≥5 s"));
+
+        quint64 nextId = 1;
+        auto result = [&](const QString &host, crawl::Outcome outcome, int status, qint64 latencyMs) {
+            crawl::CrawlResult r;
+            r.id = nextId++;
+            r.host = host;
+            r.outcome = outcome;
+            r.status = status;
+            r.latencyMs = latencyMs;
+            return r;
+        };
+        const QString a = QStringLiteral("a.example:80"), b = QStringLiteral("b.example:80");
+        QList<crawl::CrawlResult> results;
+        for (int i = 0; i < 3; ++i)
+            results.append(result(a, crawl::Outcome::Ok, 200, 15));
+        results.append(result(a, crawl::Outcome::HttpError, 404, 30));
+        results.append(result(a, crawl::Outcome::HttpError, 301, 12)); // redirect limit
+        results.append(result(b, crawl::Outcome::HttpError, 503, 600));
+        results.append(result(b, crawl::Outcome::Timeout, 0, 10'000));
+        results.append(result(b, crawl::Outcome::Cancelled, 0, -1));   // Stop: not counted
+        results.append(result({}, crawl::Outcome::InvalidUrl, 0, -1)); // never requested: not counted
+        QCOMPARE(ui::statusClassOf(results[5]), ui::StatusClass::Server5xx);
+        QCOMPARE(ui::statusClassOf(results[6]), ui::StatusClass::Failed);
+        QCOMPARE(ui::statusClassOf(results[7]), std::nullopt);
+
+        ui::ChartsPanel panel;
+        panel.resize(1000, 320);
+        panel.addResults(results);
+        // The 503 is retried and now succeeds: it counts once, as 2xx.
+        crawl::CrawlResult retried = results[5];
+        retried.outcome = crawl::Outcome::Ok;
+        retried.status = 200;
+        retried.latencyMs = 40;
+        panel.removeResult(results[5]);
+        panel.addResults({retried});
+        panel.flush();
+
+        const ui::DistributionCharts *charts = panel.distributionCharts();
+        const QStringList rows = charts->statusRows();
+        QCOMPARE(rows, (QStringList{QStringLiteral("all hosts"), a, b}));
+        auto count = [&](ui::StatusClass cls, const QString &row) {
+            return charts->statusSet(cls)->at(int(rows.size() - 1 - rows.indexOf(row))); // bottom-up
+        };
+        QCOMPARE(count(ui::StatusClass::Success2xx, QStringLiteral("all hosts")), 4.0);
+        QCOMPARE(count(ui::StatusClass::Redirect3xx, a), 1.0);
+        QCOMPARE(count(ui::StatusClass::Client4xx, a), 1.0);
+        QCOMPARE(count(ui::StatusClass::Server5xx, QStringLiteral("all hosts")), 0.0);
+        QCOMPARE(count(ui::StatusClass::Success2xx, b), 1.0);
+        QCOMPARE(count(ui::StatusClass::Failed, b), 1.0);
+        QCOMPARE(count(ui::StatusClass::Failed, a), 0.0);
+        const QBarSet *histogram = charts->histogramSet();
+        QCOMPARE(histogram->at(1), 4.0); // 15, 15, 15, 12 ms
+        QCOMPARE(histogram->at(2), 2.0); // 30 ms, and 40 ms for the retry
+        QCOMPARE(histogram->at(6), 0.0); // the retried URL's 600 ms is gone
+        QCOMPARE(histogram->at(ui::kLatencyBuckets - 1), 1.0);
+        double total = 0;
+        for (int i = 0; i < histogram->count(); ++i)
+            total += histogram->at(i);
+        QCOMPARE(total, 7.0);
+
+        const QString out = qEnvironmentVariable("CRAWLSCOPE_CHART_PNG");
+        if (!out.isEmpty()) {
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            panel.pages()->setCurrentWidget(panel.distributionCharts());
+            QVERIFY(
+                panel.grab().save(QString(out).replace(QStringLiteral(".png"), QStringLiteral("-dist.png"))));
+        }
+        panel.clear();
+        QCOMPARE(charts->statusRows(), QStringList{QStringLiteral("all hosts")});
+        QCOMPARE(charts->histogramSet()->at(1), 0.0);
     }
 };
 

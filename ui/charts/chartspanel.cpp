@@ -1,6 +1,7 @@
 #include "charts/chartspanel.h"
 
 #include "charts/binsegments.h"
+#include "charts/distributioncharts.h"
 #include "charts/timeserieschart.h"
 
 #include <QActionGroup>
@@ -11,6 +12,7 @@
 #include <QHash>
 #include <QLegend>
 #include <QMenu>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -38,14 +40,16 @@ ChartsPanel::ChartsPanel(QWidget *parent)
           new TimeSeriesChart(tr("Latency"), tr("ms (log scale)"), TimeSeriesChart::Scale::Logarithmic, this))
     , m_throughput(
           new TimeSeriesChart(tr("Throughput"), tr("per second"), TimeSeriesChart::Scale::Linear, this))
+    , m_distribution(new DistributionCharts(this))
+    , m_pages(new QTabWidget(this))
     , m_hostPicker(new QToolButton(this))
     , m_smooth(new QCheckBox(tr("Smooth"), this))
     , m_bins(kBins) {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    auto *controls = new QHBoxLayout;
-    controls->setContentsMargins(4, 0, 4, 0);
+    auto *controls = new QWidget(this);
+    auto *controlsLayout = new QHBoxLayout(controls);
+    controlsLayout->setContentsMargins(4, 0, 4, 0);
     m_hostPicker->setObjectName(QStringLiteral("chartHostPicker"));
     m_hostPicker->setPopupMode(QToolButton::InstantPopup);
     m_hostPicker->setToolTip(tr("Which hosts the in-flight chart draws on their own"));
@@ -55,16 +59,23 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_smooth->setObjectName(QStringLiteral("chartSmooth"));
     m_smooth->setToolTip(tr("Draw each point as the mean of the last %1 seconds").arg(kSmoothBins));
     connect(m_smooth, &QCheckBox::toggled, this, &ChartsPanel::setSmoothing);
-    controls->addWidget(m_hostPicker);
-    controls->addWidget(m_smooth);
-    controls->addStretch(1);
-    layout->addLayout(controls);
-    auto *charts = new QHBoxLayout;
+    controlsLayout->addWidget(m_hostPicker);
+    controlsLayout->addWidget(m_smooth);
+    auto *overTime = new QWidget(this);
+    auto *charts = new QHBoxLayout(overTime);
+    charts->setContentsMargins(0, 0, 0, 0);
     charts->setSpacing(4);
     charts->addWidget(m_inFlight, 5); // its legend of host names sits beside it
     charts->addWidget(m_latency, 3);
     charts->addWidget(m_throughput, 3);
-    layout->addLayout(charts, 1);
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(overTime, tr("Over Time"));
+    m_pages->addTab(m_distribution, tr("Distribution"));
+    m_pages->setCornerWidget(controls, Qt::TopRightCorner);
+    // The picker and smoothing only apply to the lines over time.
+    connect(m_pages, &QTabWidget::currentChanged, this,
+            [this, overTime, controls](int) { controls->setEnabled(m_pages->currentWidget() == overTime); });
+    layout->addWidget(m_pages, 1);
 
     m_inFlight->setToolTip(
         tr("Requests in flight, mean per second: all hosts, and chosen hosts on their own"));
@@ -127,7 +138,24 @@ void ChartsPanel::updatePickerText() {
                                              : tr("Hosts: %n chosen", nullptr, int(m_picked.size())));
 }
 
+void ChartsPanel::addResults(const QList<crawl::CrawlResult> &results) {
+    if (results.isEmpty())
+        return;
+    for (const crawl::CrawlResult &result : results)
+        m_breakdown.add(result);
+    m_breakdownDirty = true;
+    m_dirty = true;
+}
+
+void ChartsPanel::removeResult(const crawl::CrawlResult &result) {
+    m_breakdown.remove(result);
+    m_breakdownDirty = true;
+    m_dirty = true;
+}
+
 void ChartsPanel::clear() {
+    m_breakdown.clear();
+    m_breakdownDirty = true;
     m_binner.clear();
     m_bins.clear();
     m_palette.clear();
@@ -213,6 +241,10 @@ void ChartsPanel::flush() {
     if (!m_dirty)
         return;
     m_dirty = false;
+    if (m_breakdownDirty) {
+        m_breakdownDirty = false;
+        m_distribution->setBreakdown(m_breakdown);
+    }
     const QList<ChartBin> bins = visibleBins();
     const qint64 binMs = m_binner.binMs();
     const int smooth = m_smooth->isChecked() ? kSmoothBins : 1;

@@ -2,6 +2,7 @@
 
 #include "charts/chartbin.h"
 #include "charts/hostpalette.h"
+#include "charts/resultbreakdown.h"
 #include "charts/ringbuffer.h"
 #include "charts/snapshotbinner.h"
 #include "model/crawlsnapshot.h"
@@ -11,14 +12,17 @@
 #include <QWidget>
 
 class QCheckBox;
+class QTabWidget;
 class QToolButton;
 
 namespace ui {
 
+class DistributionCharts;
 class TimeSeriesChart;
 
-// The three live charts: in flight (all hosts, and chosen hosts on their own), latency percentiles,
-// results and failures per second. Snapshots are binned into one-second windows kept in a ring buffer;
+// "Over time": three live charts: in flight (all hosts, and chosen hosts on their own), latency
+// percentiles, results and failures per second. "Distribution": response times and status classes of the
+// finished URLs. Snapshots are binned into one-second windows kept in a ring buffer;
 // a timer redraws at a few hertz over the last `windowSeconds`. Paused and idle windows are gaps.
 class ChartsPanel : public QWidget {
     Q_OBJECT
@@ -28,6 +32,9 @@ public:
     explicit ChartsPanel(QWidget *parent = nullptr);
 
     void addSnapshot(const crawl::CrawlSnapshot &snapshot, qint64 nowMs);
+    // Finished URLs for the distribution charts; a retried URL's earlier result is removed first.
+    void addResults(const QList<crawl::CrawlResult> &results);
+    void removeResult(const crawl::CrawlResult &result);
     void clear();
     void setWindowSeconds(int seconds);
     void setSmoothing(bool on);
@@ -43,6 +50,8 @@ public:
     TimeSeriesChart *latencyChart() const { return m_latency; }
     TimeSeriesChart *throughputChart() const { return m_throughput; }
     QToolButton *hostPicker() const { return m_hostPicker; }
+    DistributionCharts *distributionCharts() const { return m_distribution; }
+    QTabWidget *pages() const { return m_pages; }
 
 private:
     QList<ChartBin> visibleBins() const;
@@ -53,6 +62,8 @@ private:
     TimeSeriesChart *m_inFlight;
     TimeSeriesChart *m_latency;
     TimeSeriesChart *m_throughput;
+    DistributionCharts *m_distribution;
+    QTabWidget *m_pages;
     QToolButton *m_hostPicker;
     QCheckBox *m_smooth;
     QTimer m_timer;
@@ -65,6 +76,8 @@ private:
     SnapshotBinner m_binner;
     RingBuffer<ChartBin> m_bins;
     HostPalette m_palette;
+    ResultBreakdown m_breakdown;
+    bool m_breakdownDirty = false;
     QStringList m_picked; // chosen by the user; empty: the busiest
     QStringList m_shown;  // drawn at the last flush
 };
