@@ -276,8 +276,12 @@ void ChartsPanel::flush() {
     const qint64 first = m_firstMs > 0 ? m_firstMs : last;
     const qint64 from = std::max(last - qint64(m_windowSeconds) * 1000, first - binMs);
     const qint64 to = std::max(last, from + 20'000);
+    // One time axis for all three, as many ticks as the narrowest holds: a moment lines up across them.
+    int ticks = 6;
+    for (const TimeSeriesChart *chart : {m_inFlight, m_latency, m_throughput})
+        ticks = std::min(ticks, chart->ticksForWidth());
     for (TimeSeriesChart *chart : {m_inFlight, m_latency, m_throughput})
-        chart->setTimeRange(from, to);
+        chart->setTimeRange(from, to, ticks);
 }
 
 } // namespace ui

@@ -215,11 +215,15 @@ double TimeSeriesChart::valueMax() const {
     return max;
 }
 
-void TimeSeriesChart::setTimeRange(qint64 fromMs, qint64 toMs) {
-    // Ticks on round clock times ("12:04:30", not "12:04:19, 12:04:25, 12:04:32").
-    // About 75 px per "12:04:30" label, so a narrow chart gets fewer ticks rather than cut labels.
+int TimeSeriesChart::ticksForWidth() const {
+    // A narrow chart gets fewer ticks rather than cut labels.
     const qreal plotWidth = chart()->plotArea().width() > 0 ? chart()->plotArea().width() : width() * 0.8;
-    const NiceTimeAxis time = niceTimeAxis(fromMs, toMs, std::clamp(int(plotWidth / 75) + 1, 2, 6));
+    return std::clamp(int(plotWidth / 75) + 1, 2, 6);
+}
+
+void TimeSeriesChart::setTimeRange(qint64 fromMs, qint64 toMs, int maxTicks) {
+    // Ticks on round clock times ("12:04:30", not "12:04:19, 12:04:25, 12:04:32").
+    const NiceTimeAxis time = niceTimeAxis(fromMs, toMs, maxTicks > 0 ? maxTicks : ticksForWidth());
     if (m_timeAxis->format() != time.format)
         m_timeAxis->setFormat(time.format);
     if (m_timeAxis->tickCount() != time.tickCount)

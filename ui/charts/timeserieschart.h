@@ -36,7 +36,10 @@ public:
         setSegments(line, name, points.isEmpty() ? Segments{} : Segments{points});
     }
     void setColor(int line, const QColor &color);
-    void setTimeRange(qint64 fromMs, qint64 toMs);
+    // The time axis covers [from, to] widened to round clock times, with at most `maxTicks` ticks
+    // (0: as many as this chart's width holds). Charts side by side pass the same count to stay aligned.
+    void setTimeRange(qint64 fromMs, qint64 toMs, int maxTicks = 0);
+    int ticksForWidth() const;                                // about one "12:04:30" label per 75 px of plot
     void setValueFloor(double max) { m_valueFloor = max; }    // the y axis never shrinks below this
     void setValueUnit(const QString &unit) { m_unit = unit; } // appended to values in the readout
     // How far from a point the readout still shows its value (a bin's width).
