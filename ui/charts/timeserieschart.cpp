@@ -195,6 +195,10 @@ QString TimeSeriesChart::lineName(int line) const {
     return line >= 0 && line < m_lines.size() ? m_lines[line].name : QString();
 }
 
+QColor TimeSeriesChart::lineColor(int line) const {
+    return line >= 0 && line < m_lines.size() ? m_lines[line].pen.color() : QColor();
+}
+
 TimeSeriesChart::Segments TimeSeriesChart::segments(int line) const {
     return line >= 0 && line < m_lines.size() ? m_lines[line].data : Segments{};
 }

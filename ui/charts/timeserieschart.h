@@ -47,6 +47,7 @@ public:
     double valueMax() const;
 
     QString lineName(int line) const;
+    QColor lineColor(int line) const;
     Segments segments(int line) const;
     // "12:04:31  p50 20 ms · p95 80 ms": each shown line's value nearest to `ms`, empty if none is close.
     QString readoutAt(qint64 ms) const;
