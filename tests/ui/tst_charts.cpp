@@ -2,6 +2,7 @@
 // the crawl paused or went quiet, Stop's cancellations kept out of the failure line, nice axes, the hover
 // readout, saving as PNG and SVG, the host picker and the Hosts table's matching swatches.
 #include "charts/binsegments.h"
+#include "charts/chartimage.h"
 #include "charts/chartspanel.h"
 #include "charts/distributioncharts.h"
 #include "charts/niceaxis.h"
@@ -471,6 +472,12 @@ private Q_SLOTS:
             QVERIFY(
                 panel.grab().save(QString(out).replace(QStringLiteral(".png"), QStringLiteral("-dist.png"))));
         }
+        // The distribution charts save like the others.
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("status.png"));
+        QString error;
+        QVERIFY2(ui::saveChartImage(charts->statusView(), png, &error), qPrintable(error));
+        QVERIFY(!QImage(png).isNull());
         panel.clear();
         QCOMPARE(charts->statusRows(), QStringList{QStringLiteral("all hosts")});
         QCOMPARE(charts->histogramSet()->at(1), 0.0);

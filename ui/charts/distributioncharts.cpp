@@ -1,5 +1,6 @@
 #include "charts/distributioncharts.h"
 
+#include "charts/chartimage.h"
 #include "charts/niceaxis.h"
 
 #include <QBarCategoryAxis>
@@ -10,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLegend>
+#include <QMenu>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -122,6 +124,15 @@ DistributionCharts::DistributionCharts(QWidget *parent)
     m_statusView->setToolTip(
         tr("Finished URLs by final status, overall and for the hosts with the most results; "
            "cancelled URLs are not counted"));
+
+    for (QChartView *view : {m_histogramView, m_statusView}) {
+        view->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(view, &QWidget::customContextMenuRequested, view, [view](const QPoint &pos) {
+            QMenu menu(view);
+            menu.addAction(tr("Save Chart as PNG/SVG…"), view, [view] { saveChartWithDialog(view); });
+            menu.exec(view->mapToGlobal(pos));
+        });
+    }
 
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

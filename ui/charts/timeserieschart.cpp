@@ -1,13 +1,12 @@
 #include "charts/timeserieschart.h"
 
+#include "charts/chartimage.h"
 #include "charts/niceaxis.h"
 
 #include <QChart>
 #include <QContextMenuEvent>
 #include <QDateTime>
 #include <QDateTimeAxis>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QGraphicsLayout>
 #include <QGraphicsLineItem>
 #include <QGraphicsSimpleTextItem>
@@ -15,10 +14,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QMenu>
-#include <QMessageBox>
 #include <QPen>
-#include <QSaveFile>
-#include <QSvgGenerator>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -318,64 +314,18 @@ void TimeSeriesChart::resizeEvent(QResizeEvent *event) {
 
 void TimeSeriesChart::contextMenuEvent(QContextMenuEvent *event) {
     QMenu menu(this);
-    menu.addAction(tr("Save Chart as PNG/SVG…"), this, &TimeSeriesChart::saveWithDialog);
+    menu.addAction(tr("Save Chart as PNG/SVG…"), this, [this] {
+        m_readout->hide();
+        m_cursor->hide();
+        saveChartWithDialog(this);
+    });
     menu.exec(event->globalPos());
-}
-
-void TimeSeriesChart::saveWithDialog() {
-    const QString png = tr("PNG image (*.png)");
-    const QString svg = tr("SVG drawing (*.svg)");
-    QString filter = png;
-    QString name = chart()->title().toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Chart"), name + QStringLiteral(".png"),
-                                                png + QStringLiteral(";;") + svg, &filter);
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += filter == svg ? QStringLiteral(".svg") : QStringLiteral(".png");
-    QString error;
-    if (!saveImage(path, &error))
-        QMessageBox::warning(this, tr("Save Chart"), error);
 }
 
 bool TimeSeriesChart::saveImage(const QString &path, QString *error) {
     m_readout->hide();
     m_cursor->hide();
-    // Written beside the target and renamed at the end: a failed save leaves an existing file intact.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = tr("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    bool written = false;
-    if (QFileInfo(path).suffix().compare(QStringLiteral("svg"), Qt::CaseInsensitive) == 0) {
-        QSvgGenerator generator;
-        generator.setOutputDevice(&file);
-        generator.setSize(size());
-        generator.setViewBox(QRect(QPoint(0, 0), size()));
-        generator.setTitle(chart()->title());
-        QPainter painter;
-        if (painter.begin(&generator)) {
-            render(&painter);
-            written = painter.end();
-        }
-    } else {
-        const QByteArray format = QFileInfo(path).suffix().toLower().toLatin1();
-        written = grab().save(&file, format.isEmpty() ? "png" : format.constData());
-    }
-    if (!written) {
-        file.cancelWriting();
-        if (error)
-            *error = tr("Cannot write %1: the image could not be encoded").arg(path);
-        return false;
-    }
-    if (!file.commit()) {
-        if (error)
-            *error = tr("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return saveChartImage(this, path, error);
 }
 
 } // namespace ui

@@ -70,7 +70,6 @@ private:
     void ensurePieces(int line, qsizetype count);
     void attach(QLineSeries *series);
     void showReadout(const QPointF &viewPos);
-    void saveWithDialog();
 
     QList<Line> m_lines;
     QDateTimeAxis *m_timeAxis;
