@@ -209,7 +209,8 @@ QStringList ChartsPanel::hostsByActivity(const QList<ChartBin> &bins) const {
 
 void ChartsPanel::fillHostMenu() {
     QMenu *menu = m_hostPicker->menu();
-    menu->clear();
+    menu->clear(); // deletes the actions, not their group
+    qDeleteAll(menu->findChildren<QActionGroup *>(Qt::FindDirectChildrenOnly));
     auto *group = new QActionGroup(menu);
     for (const int n : {3, 5, 10}) {
         QAction *action = menu->addAction(tr("Busiest %1").arg(n), this, [this, n] { setBusiestCount(n); });
