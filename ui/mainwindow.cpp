@@ -444,6 +444,7 @@ void MainWindow::createCentralWidgets() {
     m_banner->hide();
 
     m_charts = new ChartsPanel;
+    m_hosts->setHostPalette(m_charts->hostPalette()); // a host's swatch matches its chart line
 
     // Hosts.
     m_hostsView = makeTable(nullptr);
@@ -956,6 +957,12 @@ void MainWindow::flushResults() {
         return;
     QList<crawl::CrawlResult> batch;
     batch.swap(m_pendingResults);
+    // The distribution charts count each URL once: a retried URL's earlier result leaves them first.
+    for (const crawl::CrawlResult &r : std::as_const(batch)) {
+        if (const int row = m_results->rowForId(r.id); row >= 0)
+            m_charts->removeResult(m_results->result(row));
+    }
+    m_charts->addResults(batch);
     m_results->addResults(batch);
 }
 

@@ -1,12 +1,14 @@
 // Renders the main window in the middle of a demo crawl to a PNG (the README's screenshot).
 // The path comes from CRAWLSCOPE_SCREENSHOT (default: crawlscope-screenshot.png in the working dir).
 #include "charts/chartspanel.h"
+#include "charts/timeserieschart.h"
 #include "demosettings.h"
 #include "demosite.h"
 #include "engine/crawlengine.h"
 #include "eventlooplagprobe.h"
 #include "freshsettings.h"
 #include "mainwindow.h"
+#include "models/hostsmodel.h"
 #include "models/resultsmodel.h"
 
 #include <QDir>
@@ -78,6 +80,17 @@ private Q_SLOTS:
         window.tabs()->setCurrentIndex(0);
         window.chartsPanel()->flush();
         QTest::qWait(0);
+
+        // The Hosts table shows each charted host's line colour beside its name.
+        const QStringList shown = window.chartsPanel()->shownHosts();
+        QVERIFY(!shown.isEmpty());
+        for (qsizetype i = 0; i < shown.size(); ++i) {
+            const int row = window.hostsModel()->rowForHost(shown[i]);
+            QVERIFY(row >= 0);
+            const QModelIndex hostCell = window.hostsModel()->index(row, ui::HostsModel::HostColumn);
+            QCOMPARE(hostCell.data(Qt::DecorationRole).value<QColor>(),
+                     window.chartsPanel()->inFlightChart()->lineColor(int(i) + 1));
+        }
 
         const QImage image = window.grab().toImage();
         QVERIFY(!image.isNull());

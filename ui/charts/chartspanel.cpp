@@ -1,19 +1,36 @@
 #include "charts/chartspanel.h"
 
+#include "charts/binsegments.h"
+#include "charts/distributioncharts.h"
 #include "charts/timeserieschart.h"
 
+#include <QActionGroup>
+#include <QChart>
+#include <QCheckBox>
 #include <QDateTime>
 #include <QHBoxLayout>
+#include <QHash>
+#include <QLegend>
+#include <QMenu>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace ui {
 
 namespace {
-constexpr qsizetype kPoints = 2400; // 10 minutes at 4 snapshots a second
+constexpr qsizetype kBins = 1200; // 20 minutes of one-second bins
 constexpr int kRedrawMs = 333;
-const QColor kHostColors[] = {QColor(0xe6, 0x7e, 0x22), QColor(0x27, 0xae, 0x60), QColor(0x8e, 0x44, 0xad),
-                              QColor(0x16, 0xa0, 0x85)};
+constexpr int kSmoothBins = 5;
+const QColor kTotalColor(0x1f, 0x5f, 0xa8);
+const QColor kFailureColor(0xc0, 0x39, 0x2b);
+
+// Latency is drawn on a log axis: sub-millisecond values sit on its 1 ms floor.
+std::optional<double> latency(int ms) {
+    return ms >= 0 ? std::optional<double>(std::max(ms, 1)) : std::nullopt;
+}
 } // namespace
 
 ChartsPanel::ChartsPanel(QWidget *parent)
@@ -23,33 +40,65 @@ ChartsPanel::ChartsPanel(QWidget *parent)
           new TimeSeriesChart(tr("Latency"), tr("ms (log scale)"), TimeSeriesChart::Scale::Logarithmic, this))
     , m_throughput(
           new TimeSeriesChart(tr("Throughput"), tr("per second"), TimeSeriesChart::Scale::Linear, this))
-    , m_totalInFlight(kPoints)
-    , m_p50(kPoints)
-    , m_p95(kPoints)
-    , m_p99(kPoints)
-    , m_throughputPoints(kPoints)
-    , m_errorPoints(kPoints) {
-    auto *layout = new QHBoxLayout(this);
+    , m_distribution(new DistributionCharts(this))
+    , m_pages(new QTabWidget(this))
+    , m_hostPicker(new QToolButton(this))
+    , m_smooth(new QCheckBox(tr("Smooth"), this))
+    , m_bins(kBins) {
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(4);
-    layout->addWidget(m_inFlight, 4);
-    layout->addWidget(m_latency, 3);
-    layout->addWidget(m_throughput, 3);
+    auto *controls = new QWidget(this);
+    auto *controlsLayout = new QHBoxLayout(controls);
+    controlsLayout->setContentsMargins(4, 0, 4, 0);
+    m_hostPicker->setObjectName(QStringLiteral("chartHostPicker"));
+    m_hostPicker->setPopupMode(QToolButton::InstantPopup);
+    m_hostPicker->setToolTip(tr("Which hosts the in-flight chart draws on their own"));
+    auto *menu = new QMenu(m_hostPicker);
+    connect(menu, &QMenu::aboutToShow, this, &ChartsPanel::fillHostMenu);
+    m_hostPicker->setMenu(menu);
+    m_smooth->setObjectName(QStringLiteral("chartSmooth"));
+    m_smooth->setToolTip(tr("Draw each point as the mean of the last %1 seconds").arg(kSmoothBins));
+    connect(m_smooth, &QCheckBox::toggled, this, &ChartsPanel::setSmoothing);
+    controlsLayout->addWidget(m_hostPicker);
+    controlsLayout->addWidget(m_smooth);
+    auto *overTime = new QWidget(this);
+    auto *charts = new QHBoxLayout(overTime);
+    charts->setContentsMargins(0, 0, 0, 0);
+    charts->setSpacing(4);
+    charts->addWidget(m_inFlight, 5); // its legend of host names sits beside it
+    charts->addWidget(m_latency, 3);
+    charts->addWidget(m_throughput, 3);
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(overTime, tr("Over Time"));
+    m_pages->addTab(m_distribution, tr("Distribution"));
+    m_pages->setCornerWidget(controls, Qt::TopRightCorner);
+    // The picker and smoothing only apply to the lines over time.
+    connect(m_pages, &QTabWidget::currentChanged, this,
+            [this, overTime, controls](int) { controls->setEnabled(m_pages->currentWidget() == overTime); });
+    layout->addWidget(m_pages, 1);
 
-    m_inFlight->setToolTip(tr("Requests in flight: all hosts, and the busiest hosts on their own"));
-    m_latency->setToolTip(tr("Latency percentiles of the requests that ended in the last snapshot period"));
-    m_throughput->setToolTip(tr("URLs finished and URLs failed per second"));
+    m_inFlight->setToolTip(
+        tr("Requests in flight, mean per second: all hosts, and chosen hosts on their own"));
+    m_latency->setToolTip(tr("Latency percentiles of the requests that ended in each second"));
+    m_throughput->setToolTip(tr("Results and failures per second; URLs cancelled by Stop are not failures"));
 
-    m_inFlight->addSeries(tr("total"), QColor(0x1f, 0x5f, 0xa8), 2.5);
-    for (int i = 0; i < kBusiestHosts; ++i)
-        m_inFlight->addSeries({}, kHostColors[i], 1.5);
-    m_latency->addSeries(tr("p50"), QColor(0x27, 0xae, 0x60));
-    m_latency->addSeries(tr("p95"), QColor(0xe6, 0x7e, 0x22));
-    m_latency->addSeries(tr("p99"), QColor(0xc0, 0x39, 0x2b));
+    // A legend row below the chart has room for three or four host names; a column beside it for all.
+    m_inFlight->chart()->legend()->setAlignment(Qt::AlignRight);
+    m_inFlight->addSeries(tr("all hosts"), kTotalColor, 2.5);
+    for (int i = 0; i < kMaxHostLines; ++i)
+        m_inFlight->addSeries({}, Qt::gray, 1.5);
+    // Widest at the back, thinnest in front, each with its own dash: where they meet all stay visible.
+    m_latency->addSeries(tr("p99"), QColor(0xe1, 0x57, 0x59), 3.5, Qt::SolidLine);
+    m_latency->addSeries(tr("p95"), QColor(0xf2, 0x8e, 0x2b), 2.0, Qt::DashLine);
+    m_latency->addSeries(tr("p50"), QColor(0x1b, 0x6e, 0x3a), 1.5, Qt::SolidLine);
     m_latency->setValueFloor(10);
-    m_throughput->addSeries(tr("finished/s"), QColor(0x1f, 0x5f, 0xa8));
-    m_throughput->addSeries(tr("errors/s"), QColor(0xc0, 0x39, 0x2b));
+    m_latency->setValueUnit(tr(" ms"));
+    m_throughput->addSeries(tr("results/s"), kTotalColor, 2.0);
+    m_throughput->addSeries(tr("failures/s"), kFailureColor, 2.0, Qt::DashLine);
+    for (TimeSeriesChart *chart : {m_inFlight, m_latency, m_throughput})
+        chart->setReadoutToleranceMs(m_binner.binMs());
 
+    updatePickerText();
     m_timer.setInterval(kRedrawMs);
     connect(&m_timer, &QTimer::timeout, this, &ChartsPanel::flush);
     m_timer.start();
@@ -62,116 +111,178 @@ void ChartsPanel::setWindowSeconds(int seconds) {
     m_dirty = true;
 }
 
+void ChartsPanel::setSmoothing(bool on) {
+    if (m_smooth->isChecked() != on)
+        m_smooth->setChecked(on); // comes back here through toggled()
+    m_dirty = true;
+    flush();
+}
+
+void ChartsPanel::setBusiestCount(int count) {
+    m_busiestCount = std::clamp(count, 0, kMaxHostLines);
+    m_picked.clear();
+    updatePickerText();
+    m_dirty = true;
+    flush();
+}
+
+void ChartsPanel::setPickedHosts(const QStringList &hosts) {
+    m_picked = hosts.mid(0, kMaxHostLines);
+    updatePickerText();
+    m_dirty = true;
+    flush();
+}
+
+void ChartsPanel::updatePickerText() {
+    m_hostPicker->setText(m_picked.isEmpty() ? tr("Hosts: busiest %1").arg(m_busiestCount)
+                                             : tr("Hosts: %n chosen", nullptr, int(m_picked.size())));
+}
+
+void ChartsPanel::addResults(const QList<crawl::CrawlResult> &results) {
+    if (results.isEmpty())
+        return;
+    for (const crawl::CrawlResult &result : results)
+        m_breakdown.add(result);
+    m_breakdownDirty = true;
+    m_dirty = true;
+}
+
+void ChartsPanel::removeResult(const crawl::CrawlResult &result) {
+    m_breakdown.remove(result);
+    m_breakdownDirty = true;
+    m_dirty = true;
+}
+
 void ChartsPanel::clear() {
-    for (RingBuffer<QPointF> *buffer :
-         {&m_totalInFlight, &m_p50, &m_p95, &m_p99, &m_throughputPoints, &m_errorPoints})
-        buffer->clear();
-    m_hosts.clear();
-    m_busiest.clear();
+    m_breakdown.clear();
+    m_breakdownDirty = true;
+    m_binner.clear();
+    m_bins.clear();
+    m_palette.clear();
+    m_shown.clear();
     m_firstMs = m_lastMs = 0;
     m_dirty = true;
     flush();
 }
 
 void ChartsPanel::addSnapshot(const crawl::CrawlSnapshot &snapshot, qint64 nowMs) {
-    const double x = double(nowMs);
     if (m_firstMs == 0)
         m_firstMs = nowMs;
-    m_lastMs = nowMs;
-    m_totalInFlight.push({x, double(snapshot.inFlight)});
-    // A period in which nothing finished has no latency: leave a gap-free line by skipping it.
-    if (snapshot.recentP50Ms >= 0) {
-        // The latency axis is logarithmic: sub-millisecond values sit on its 1 ms floor.
-        m_p50.push({x, double(std::max(snapshot.recentP50Ms, 1))});
-        m_p95.push({x, double(std::max(snapshot.recentP95Ms, 1))});
-        m_p99.push({x, double(std::max(snapshot.recentP99Ms, 1))});
+    m_lastMs = std::max(m_lastMs, nowMs);
+    for (const ChartBin &bin : m_binner.add(snapshot, nowMs))
+        m_bins.push(bin);
+    // No later snapshot closes the last second of a finished crawl.
+    if (snapshot.state == crawl::CrawlState::Finished || snapshot.state == crawl::CrawlState::Idle) {
+        if (const std::optional<ChartBin> last = m_binner.finish())
+            m_bins.push(*last);
     }
-    m_throughputPoints.push({x, snapshot.throughputPerSec});
-    m_errorPoints.push({x, snapshot.errorsPerSec});
+    m_dirty = true;
+}
 
-    // Busiest hosts: a moving average of in-flight per host; the top few get their own line.
-    for (const crawl::HostSnapshot &host : snapshot.hosts) {
-        auto it = m_hosts.find(host.host);
-        if (it == m_hosts.end()) {
-            if (host.inFlight == 0)
-                continue;
-            if (m_hosts.size() >= kTrackedHosts) {
-                // Evict the lightest host that is not shown.
-                auto victim = m_hosts.end();
-                for (auto h = m_hosts.begin(); h != m_hosts.end(); ++h) {
-                    if (!m_busiest.contains(h.key()) &&
-                        (victim == m_hosts.end() || h->weight < victim->weight))
-                        victim = h;
-                }
-                if (victim == m_hosts.end() || victim->weight >= host.inFlight)
-                    continue;
-                m_hosts.erase(victim);
-            }
-            it = m_hosts.insert(host.host, HostTrack{RingBuffer<QPointF>(kPoints), 0, 0});
-        }
-        it->weight = 0.9 * it->weight + 0.1 * host.inFlight;
-        it->lastSeenMs = nowMs;
-        it->points.push({x, double(host.inFlight)});
+QList<ChartBin> ChartsPanel::visibleBins() const {
+    const qint64 from = m_lastMs - qint64(m_windowSeconds) * 1000 - m_binner.binMs();
+    QList<ChartBin> out;
+    for (qsizetype i = 0; i < m_bins.size(); ++i) {
+        if (m_bins.at(i).startMs >= from)
+            out.append(m_bins.at(i));
+    }
+    return out;
+}
+
+QStringList ChartsPanel::hostsByActivity(const QList<ChartBin> &bins) const {
+    QHash<QString, double> activity;
+    for (const ChartBin &bin : bins) {
+        for (auto it = bin.hostInFlight.cbegin(); it != bin.hostInFlight.cend(); ++it)
+            activity[it.key()] += it.value();
     }
     QList<QPair<double, QString>> ranked;
-    for (auto h = m_hosts.cbegin(); h != m_hosts.cend(); ++h)
-        ranked.append({h->weight, h.key()});
+    for (auto it = activity.cbegin(); it != activity.cend(); ++it)
+        ranked.append({it.value(), it.key()});
     std::sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) {
         return a.first != b.first ? a.first > b.first : a.second < b.second;
     });
-    m_busiest.clear();
-    for (qsizetype i = 0; i < ranked.size() && i < kBusiestHosts; ++i) {
-        if (ranked[i].first > 0.05)
-            m_busiest.append(ranked[i].second);
+    QStringList hosts;
+    for (const auto &entry : std::as_const(ranked))
+        hosts.append(entry.second);
+    return hosts;
+}
+
+void ChartsPanel::fillHostMenu() {
+    QMenu *menu = m_hostPicker->menu();
+    menu->clear(); // deletes the actions, not their group
+    qDeleteAll(menu->findChildren<QActionGroup *>(Qt::FindDirectChildrenOnly));
+    auto *group = new QActionGroup(menu);
+    for (const int n : {3, 5, 10}) {
+        QAction *action = menu->addAction(tr("Busiest %1").arg(n), this, [this, n] { setBusiestCount(n); });
+        action->setCheckable(true);
+        action->setChecked(m_picked.isEmpty() && m_busiestCount == n);
+        group->addAction(action);
     }
-    m_dirty = true;
+    menu->addSeparator();
+    const QStringList hosts = hostsByActivity(visibleBins());
+    for (const QString &host : hosts) {
+        QPixmap swatch(12, 12);
+        swatch.fill(m_palette.colorFor(host));
+        QAction *action = menu->addAction(QIcon(swatch), host);
+        action->setCheckable(true);
+        action->setChecked(m_shown.contains(host));
+        connect(action, &QAction::toggled, this, [this, host](bool on) {
+            QStringList picked = m_picked.isEmpty() ? m_shown : m_picked;
+            picked.removeAll(host);
+            if (on)
+                picked.append(host);
+            setPickedHosts(picked);
+        });
+    }
+    if (hosts.isEmpty())
+        menu->addAction(tr("No host has had requests in flight yet"))->setEnabled(false);
 }
 
 void ChartsPanel::flush() {
     if (!m_dirty)
         return;
     m_dirty = false;
-    auto visible = [this](const RingBuffer<QPointF> &buffer) {
-        // Only the points inside the time window are handed to the chart.
-        const double from = double(m_lastMs - qint64(m_windowSeconds) * 1000);
-        QList<QPointF> out;
-        out.reserve(buffer.size());
-        for (qsizetype i = 0; i < buffer.size(); ++i) {
-            if (buffer.at(i).x() >= from)
-                out.append(buffer.at(i));
+    if (m_breakdownDirty) {
+        m_breakdownDirty = false;
+        m_distribution->setBreakdown(m_breakdown);
+    }
+    const QList<ChartBin> bins = visibleBins();
+    const qint64 binMs = m_binner.binMs();
+    const int smooth = m_smooth->isChecked() ? kSmoothBins : 1;
+    auto segments = [&](const BinValue &value) { return binSegments(bins, binMs, value, smooth); };
+
+    m_inFlight->setSegments(0, tr("all hosts"), segments([](const ChartBin &b) { return b.inFlight; }));
+    m_shown = m_picked.isEmpty() ? hostsByActivity(bins).mid(0, m_busiestCount) : m_picked;
+    for (int i = 0; i < kMaxHostLines; ++i) {
+        if (i >= m_shown.size()) {
+            m_inFlight->setSegments(i + 1, {}, {});
+            continue;
         }
-        return out;
-    };
-    m_inFlight->setPoints(0, tr("total"), visible(m_totalInFlight));
-    // Hosts on one machine share a long prefix ("127.0.0."): the legend shows what tells them apart.
-    QString common = m_busiest.value(0);
-    for (const QString &host : std::as_const(m_busiest)) {
-        qsizetype n = 0;
-        while (n < common.size() && n < host.size() && common[n] == host[n])
-            ++n;
-        common.truncate(n);
+        const QString host = m_shown[i];
+        m_inFlight->setColor(i + 1, m_palette.colorFor(host));
+        // Full names (the legend cuts a long one at its end): the host is what tells two lines apart.
+        m_inFlight->setSegments(i + 1, host,
+                                segments([host](const ChartBin &b) { return b.hostInFlight.value(host); }));
     }
-    const qsizetype cut = m_busiest.size() > 1 && common.size() > 3 ? common.size() : 0;
-    for (int i = 0; i < kBusiestHosts; ++i) {
-        if (i < m_busiest.size())
-            m_inFlight->setPoints(i + 1, cut ? QStringLiteral("…") + m_busiest[i].mid(cut) : m_busiest[i],
-                                  visible(m_hosts.constFind(m_busiest[i])->points));
-        else
-            m_inFlight->setPoints(i + 1, {}, {});
-    }
-    m_latency->setPoints(0, tr("p50"), visible(m_p50));
-    m_latency->setPoints(1, tr("p95"), visible(m_p95));
-    m_latency->setPoints(2, tr("p99"), visible(m_p99));
-    m_throughput->setPoints(0, tr("finished/s"), visible(m_throughputPoints));
-    m_throughput->setPoints(1, tr("errors/s"), visible(m_errorPoints));
+    m_latency->setSegments(0, tr("p99"), segments([](const ChartBin &b) { return latency(b.p99Ms); }));
+    m_latency->setSegments(1, tr("p95"), segments([](const ChartBin &b) { return latency(b.p95Ms); }));
+    m_latency->setSegments(2, tr("p50"), segments([](const ChartBin &b) { return latency(b.p50Ms); }));
+    m_throughput->setSegments(0, tr("results/s"),
+                              segments([](const ChartBin &b) { return b.resultsPerSec; }));
+    m_throughput->setSegments(1, tr("failures/s"),
+                              segments([](const ChartBin &b) { return b.failuresPerSec; }));
 
     // The last `window` seconds; a young crawl fills the width from its start (at least 20 s shown).
     const qint64 last = m_lastMs > 0 ? m_lastMs : QDateTime::currentMSecsSinceEpoch();
     const qint64 first = m_firstMs > 0 ? m_firstMs : last;
-    const qint64 from = std::max(last - qint64(m_windowSeconds) * 1000, first);
+    const qint64 from = std::max(last - qint64(m_windowSeconds) * 1000, first - binMs);
     const qint64 to = std::max(last, from + 20'000);
+    // One time axis for all three, as many ticks as the narrowest holds: a moment lines up across them.
+    int ticks = 6;
+    for (const TimeSeriesChart *chart : {m_inFlight, m_latency, m_throughput})
+        ticks = std::min(ticks, chart->ticksForWidth());
     for (TimeSeriesChart *chart : {m_inFlight, m_latency, m_throughput})
-        chart->setTimeRange(from, to);
+        chart->setTimeRange(from, to, ticks);
 }
 
 } // namespace ui

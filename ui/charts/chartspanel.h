@@ -1,57 +1,85 @@
 #pragma once
 
+#include "charts/chartbin.h"
+#include "charts/hostpalette.h"
+#include "charts/resultbreakdown.h"
 #include "charts/ringbuffer.h"
+#include "charts/snapshotbinner.h"
 #include "model/crawlsnapshot.h"
 
-#include <QHash>
-#include <QPointF>
+#include <QStringList>
 #include <QTimer>
 #include <QWidget>
 
+class QCheckBox;
+class QTabWidget;
+class QToolButton;
+
 namespace ui {
 
+class DistributionCharts;
 class TimeSeriesChart;
 
-// The three live charts: in flight (total and the busiest hosts), latency percentiles, throughput and
-// errors per second. Snapshots go into bounded ring buffers; a timer redraws at a few hertz over the
-// last `windowSeconds`.
+// "Over time": three live charts: in flight (all hosts, and chosen hosts on their own), latency
+// percentiles, results and failures per second. "Distribution": response times and status classes of the
+// finished URLs. Snapshots are binned into one-second windows kept in a ring buffer;
+// a timer redraws at a few hertz over the last `windowSeconds`. Paused and idle windows are gaps.
 class ChartsPanel : public QWidget {
     Q_OBJECT
 public:
+    static constexpr int kMaxHostLines = 10;
+
     explicit ChartsPanel(QWidget *parent = nullptr);
 
     void addSnapshot(const crawl::CrawlSnapshot &snapshot, qint64 nowMs);
+    // Finished URLs for the distribution charts; a retried URL's earlier result is removed first.
+    void addResults(const QList<crawl::CrawlResult> &results);
+    void removeResult(const crawl::CrawlResult &result);
     void clear();
     void setWindowSeconds(int seconds);
+    void setSmoothing(bool on);
+    // The in-flight chart shows the `count` busiest hosts of the window, unless hosts were picked.
+    void setBusiestCount(int count);
+    void setPickedHosts(const QStringList &hosts); // empty: back to the busiest
+    QStringList shownHosts() const { return m_shown; }
     void flush(); // redraw now (the timer calls it; tests and screenshots may too)
 
+    // The colours of the host lines; the Hosts table shows the same colour beside each host.
+    HostPalette *hostPalette() { return &m_palette; }
     TimeSeriesChart *inFlightChart() const { return m_inFlight; }
     TimeSeriesChart *latencyChart() const { return m_latency; }
     TimeSeriesChart *throughputChart() const { return m_throughput; }
+    QToolButton *hostPicker() const { return m_hostPicker; }
+    DistributionCharts *distributionCharts() const { return m_distribution; }
+    QTabWidget *pages() const { return m_pages; }
 
 private:
-    struct HostTrack {
-        RingBuffer<QPointF> points;
-        double weight = 0; // moving average of in-flight: picks the busiest hosts
-        qint64 lastSeenMs = 0;
-    };
-    static constexpr int kBusiestHosts = 3;
-    static constexpr int kTrackedHosts = 16;
+    QList<ChartBin> visibleBins() const;
+    QStringList hostsByActivity(const QList<ChartBin> &bins) const;
+    void fillHostMenu();
+    void updatePickerText();
 
     TimeSeriesChart *m_inFlight;
     TimeSeriesChart *m_latency;
     TimeSeriesChart *m_throughput;
+    DistributionCharts *m_distribution;
+    QTabWidget *m_pages;
+    QToolButton *m_hostPicker;
+    QCheckBox *m_smooth;
     QTimer m_timer;
     int m_windowSeconds = 300;
+    int m_busiestCount = 5;
     bool m_dirty = false;
     qint64 m_firstMs = 0;
     qint64 m_lastMs = 0;
 
-    RingBuffer<QPointF> m_totalInFlight;
-    RingBuffer<QPointF> m_p50, m_p95, m_p99;
-    RingBuffer<QPointF> m_throughputPoints, m_errorPoints;
-    QHash<QString, HostTrack> m_hosts;
-    QStringList m_busiest;
+    SnapshotBinner m_binner;
+    RingBuffer<ChartBin> m_bins;
+    HostPalette m_palette;
+    ResultBreakdown m_breakdown;
+    bool m_breakdownDirty = false;
+    QStringList m_picked; // chosen by the user; empty: the busiest
+    QStringList m_shown;  // drawn at the last flush
 };
 
 } // namespace ui

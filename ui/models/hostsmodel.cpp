@@ -172,6 +172,10 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
         }
     case SortRole:
         return sortValue(index.row(), column);
+    case Qt::DecorationRole:
+        if (column == HostColumn && m_palette)
+            return m_palette->colorFor(h.host);
+        return {};
     case Qt::FontRole:
         if (h.overridden && (column == HostColumn || column == InFlightColumn || column == IntervalColumn)) {
             QFont font;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "charts/hostpalette.h"
 #include "model/crawlsnapshot.h"
 #include "models/hoststatus.h"
 
@@ -58,6 +59,8 @@ public:
     int rowForHost(const QString &hostKey) const { return m_rowByHost.value(hostKey, -1); }
 
     HostStatus status(int row) const;
+    // The charts' host colours: each host shows its line's colour as a swatch (DecorationRole).
+    void setHostPalette(HostPalette *palette) { m_palette = palette; }
 
 private:
     // SortRole: numbers that sort naturally; the counts also display as these.
@@ -68,6 +71,7 @@ private:
     QSet<QString> m_skipped;
     crawl::CrawlState m_crawlState = crawl::CrawlState::Idle;
     qint64 m_nowMs = 0;
+    HostPalette *m_palette = nullptr; // not owned
 };
 
 } // namespace ui
