@@ -16,6 +16,7 @@ std::optional<StatusClass> statusClassOf(const crawl::CrawlResult &result) {
     switch (result.outcome) {
     case crawl::Outcome::Cancelled:
     case crawl::Outcome::InvalidUrl:
+    case crawl::Outcome::Skipped: // given up with its host: never answered, like a cancelled URL
         return std::nullopt;
     case crawl::Outcome::Ok:
     case crawl::Outcome::HttpError:
