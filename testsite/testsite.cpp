@@ -89,6 +89,20 @@ QString TestSite::baseUrl(const QString &host) const {
     return QStringLiteral("http://") + host;
 }
 
+QStringList TestSite::urls(const QString &host, int count, const QString &targetPattern) const {
+    QStringList list;
+    for (int i = 0; i < count; ++i)
+        list << baseUrl(host) + targetPattern.arg(i);
+    return list;
+}
+
+QByteArray TestSite::urlList(const QString &host, int count, const QString &targetPattern) const {
+    QByteArray list;
+    for (const QString &url : urls(host, count, targetPattern))
+        list += url.toUtf8() + '\n';
+    return list;
+}
+
 HostRecord TestSite::hostRecord(const QString &host) const {
     return d->recorder.hostRecord(host);
 }

@@ -116,6 +116,10 @@ public:
                     QString *error = nullptr);
     QStringList hosts() const;                  // "address:port" in the order added
     QString baseUrl(const QString &host) const; // "http://address:port"
+    // `count` URLs on `host`, the index 0, 1, ... filled into `targetPattern`'s %1 ("/p%1?ms=300"); as a
+    // list, and as the text of a URL list file (one a line).
+    QStringList urls(const QString &host, int count, const QString &targetPattern) const;
+    QByteArray urlList(const QString &host, int count, const QString &targetPattern) const;
 
     // Server-observed facts, thread-safe.
     HostRecord hostRecord(const QString &host) const;

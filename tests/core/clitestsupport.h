@@ -121,6 +121,14 @@ inline bool writeFile(const QString &path, const QByteArray &bytes) {
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
 }
 
+// `count` lines "<prefix><index>\n": a list of that many distinct lines.
+inline QByteArray numberedLines(const QByteArray &prefix, int count) {
+    QByteArray lines;
+    for (int i = 0; i < count; ++i)
+        lines += prefix + QByteArray::number(i) + '\n';
+    return lines;
+}
+
 inline QByteArray readFile(const QString &path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();

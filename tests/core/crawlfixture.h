@@ -30,6 +30,13 @@ public:
         });
     }
 
+    // The limits and the policy most tests start from, set before anything starts.
+    Crawl(const CrawlLimits &limits, const FetchPolicy &policy)
+        : Crawl() {
+        engine.setLimits(limits);
+        engine.setFetchPolicy(policy);
+    }
+
     bool start(const QStringList &lines, QString *error) {
         return engine.start(InputSource::fromText(lines.join(QLatin1Char('\n')).toUtf8()), error);
     }

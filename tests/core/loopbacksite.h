@@ -14,6 +14,10 @@ struct LoopbackSite {
     QStringList hosts; // "127.0.0.x:port"
 
     QString url(int host, const QString &target) const { return server.baseUrl(hosts.at(host)) + target; }
+    // `count` URLs on one host, the index filled into `targetPattern`'s %1 ("/p%1?ms=300").
+    QStringList urls(int host, int count, const QString &targetPattern) const {
+        return server.urls(hosts.at(host), count, targetPattern);
+    }
     QList<testsite::RequestRecord> requests(int host) const { return server.requests(hosts.at(host)); }
     int peak(int host) const { return server.hostRecord(hosts.at(host)).peakInFlight; }
 };

@@ -4,6 +4,8 @@
 // optional delay. It also accepts absolute-form targets, so it can stand in as an HTTP proxy (a test
 // then names any host without resolving it). Runs in the test's thread; loopback only.
 
+#include "headerfields.h"
+
 #include <QByteArray>
 #include <QElapsedTimer>
 #include <QHostAddress>
@@ -19,22 +21,13 @@ namespace crawl::testing {
 
 struct ScriptedRequest {
     QByteArray target; // as sent: "/path?q" or "http://host/path?q" (via a proxy)
-    QList<QPair<QByteArray, QByteArray>> headers;
+    testsite::HeaderFields headers;
     qint64 startMs = 0; // server clock (ms since the server started)
     QByteArray header(const QByteArray &name) const {
-        for (const auto &[n, v] : headers) {
-            if (n.compare(name, Qt::CaseInsensitive) == 0)
-                return v;
-        }
-        return {};
+        const QByteArray *value = testsite::findHeader(headers, name);
+        return value ? *value : QByteArray();
     }
-    bool hasHeader(const QByteArray &name) const {
-        for (const auto &h : headers) {
-            if (h.first.compare(name, Qt::CaseInsensitive) == 0)
-                return true;
-        }
-        return false;
-    }
+    bool hasHeader(const QByteArray &name) const { return testsite::findHeader(headers, name) != nullptr; }
 };
 
 struct ScriptedResponse {

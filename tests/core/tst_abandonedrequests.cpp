@@ -10,6 +10,17 @@
 using namespace crawl;
 using namespace crawl::testing;
 
+namespace {
+
+// The client gives up on a request after 1 s without a byte.
+FetchPolicy givingUpAfterOneIdleSecond() {
+    FetchPolicy policy = quickPolicy();
+    policy.idleTimeoutS = 1;
+    return policy;
+}
+
+} // namespace
+
 class TestAbandonedRequests : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -25,11 +36,7 @@ private Q_SLOTS:
         QStringList lines;
         for (int i = 0; i < 4; ++i)
             lines << QString::fromLatin1(slow.base() + "/work" + QByteArray::number(i));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(16, 2, 0));
-        FetchPolicy policy = quickPolicy();
-        policy.idleTimeoutS = 1;
-        crawl.engine.setFetchPolicy(policy);
+        Crawl crawl(limitsOf(16, 2, 0), givingUpAfterOneIdleSecond());
         START(crawl, lines);
         QVERIFY(crawl.waitFinished(20'000));
         QCOMPARE(crawl.count(Outcome::Timeout), 4);
@@ -45,14 +52,8 @@ private Q_SLOTS:
     // The same at the shared test site, whose work=N profile keeps working after the client left.
     void timedOutRequestsKeepTheirHostSlotAtTheTestSite() {
         MAKE_SITE(site, 1);
-        QStringList lines;
-        for (int i = 0; i < 6; ++i)
-            lines << site->url(0, QStringLiteral("/w%1?work=1600").arg(i));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(16, 2, 0));
-        FetchPolicy policy = quickPolicy();
-        policy.idleTimeoutS = 1;
-        crawl.engine.setFetchPolicy(policy);
+        const QStringList lines = site->urls(0, 6, QStringLiteral("/w%1?work=1600"));
+        Crawl crawl(limitsOf(16, 2, 0), givingUpAfterOneIdleSecond());
         START(crawl, lines);
         QVERIFY(crawl.waitFinished(30'000));
         QCOMPARE(crawl.count(Outcome::Timeout), 6);

@@ -383,9 +383,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString list = dir.filePath(QStringLiteral("list.txt"));
         const QString out = dir.filePath(QStringLiteral("out.csv"));
-        QByteArray lines;
-        for (int i = 0; i < 50; ++i)
-            lines += "not a url number " + QByteArray::number(i) + '\n';
+        const QByteArray lines = numberedLines("not a url number ", 50);
         QVERIFY(writeFile(list, lines));
         QVERIFY(writeFile(out, kPrevious));
         const FileStamp before = stampOf(out);

@@ -126,9 +126,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString list = dir.filePath(QStringLiteral("list.txt"));
         const QString fifo = dir.filePath(QStringLiteral("out.fifo"));
-        QByteArray lines;
-        for (int i = 0; i < 3000; ++i)
-            lines += "not a url, line number " + QByteArray::number(i) + '\n';
+        const QByteArray lines = numberedLines("not a url, line number ", 3000);
         QVERIFY(writeFile(list, lines));
         QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
         const int reader = ::open(QFile::encodeName(fifo).constData(), O_RDONLY | O_NONBLOCK);

@@ -112,13 +112,9 @@ private Q_SLOTS:
     void perHostPeakEqualsLimit() {
         QFETCH(int, limit);
         MAKE_SITE(site, 1);
-        QStringList lines;
         const int urls = 3 * limit;
-        for (int i = 0; i < urls; ++i)
-            lines << site->url(0, QStringLiteral("/p%1?ms=300").arg(i));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(64, limit, 0));
-        crawl.engine.setFetchPolicy(quickPolicy());
+        const QStringList lines = site->urls(0, urls, QStringLiteral("/p%1?ms=300"));
+        Crawl crawl(limitsOf(64, limit, 0), quickPolicy());
         START(crawl, lines);
         QVERIFY(crawl.waitFinished(15'000));
 
@@ -143,9 +139,7 @@ private Q_SLOTS:
             for (int h = 0; h < 4; ++h)
                 lines << site->url(h, QStringLiteral("/g%1?ms=300").arg(i));
         }
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(6, 4, 0));
-        crawl.engine.setFetchPolicy(quickPolicy());
+        Crawl crawl(limitsOf(6, 4, 0), quickPolicy());
         START(crawl, lines);
         QVERIFY(crawl.waitFinished(15'000));
 
@@ -172,14 +166,10 @@ private Q_SLOTS:
         QFETCH(double, jitter);
         constexpr int kInterval = 150;
         MAKE_SITE(site, 1);
-        QStringList lines;
-        for (int i = 0; i < 8; ++i)
-            lines << site->url(0, QStringLiteral("/paced%1?ms=200").arg(i));
+        const QStringList lines = site->urls(0, 8, QStringLiteral("/paced%1?ms=200"));
         CrawlLimits limits = limitsOf(16, 2, kInterval);
         limits.jitter = jitter;
-        Crawl crawl;
-        crawl.engine.setLimits(limits);
-        crawl.engine.setFetchPolicy(quickPolicy());
+        Crawl crawl(limits, quickPolicy());
         START(crawl, lines);
         QVERIFY(crawl.waitFinished(15'000));
 
@@ -225,8 +215,7 @@ private Q_SLOTS:
         QStringList lines{site->url(0, QStringLiteral("/a0?ms=300")), limited};
         for (int i = 1; i < 10; ++i)
             lines << site->url(0, QStringLiteral("/a%1?ms=50").arg(i));
-        for (int i = 0; i < 40; ++i)
-            lines << site->url(1, QStringLiteral("/b%1?ms=150").arg(i));
+        lines += site->urls(1, 40, QStringLiteral("/b%1?ms=150"));
         Crawl crawl;
         crawl.engine.setLimits(limitsOf(16, 2, 0));
         FetchPolicy policy = quickPolicy(2, 100);
@@ -337,9 +326,7 @@ private Q_SLOTS:
         QStringList lines;
         for (int status : statuses)
             lines << site->url(0, QStringLiteral("/s%1?status=%1").arg(status));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(16, 4, 0));
-        crawl.engine.setFetchPolicy(quickPolicy(3, 20));
+        Crawl crawl(limitsOf(16, 4, 0), quickPolicy(3, 20));
         START(crawl, lines);
         QVERIFY(crawl.waitFinished(10'000));
 
@@ -367,9 +354,7 @@ private Q_SLOTS:
         QFETCH(int, retries);
         MAKE_SITE(site, 1);
         const QString url = site->url(0, QStringLiteral("/down?status=503"));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(16, 2, 0));
-        crawl.engine.setFetchPolicy(quickPolicy(retries, 30));
+        Crawl crawl(limitsOf(16, 2, 0), quickPolicy(retries, 30));
         START(crawl, QStringList{url});
         QVERIFY(crawl.waitFinished(10'000));
 
@@ -590,9 +575,7 @@ private Q_SLOTS:
     void closeWithoutResponseIsResentAtMostOnceByQt() {
         MAKE_SITE(site, 1);
         const QString url = site->url(0, QStringLiteral("/close?close=1"));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(16, 1, 300));
-        crawl.engine.setFetchPolicy(quickPolicy(0));
+        Crawl crawl(limitsOf(16, 1, 300), quickPolicy(0));
         START(crawl, QStringList{url});
         QVERIFY(crawl.waitFinished(5000));
         const CrawlResult r = crawl.result(url);
@@ -640,12 +623,8 @@ private Q_SLOTS:
 
     void raisingPerHostLimitTakesEffectAtOnce() {
         MAKE_SITE(site, 1);
-        QStringList lines;
-        for (int i = 0; i < 24; ++i)
-            lines << site->url(0, QStringLiteral("/r%1?ms=400").arg(i));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(32, 1, 0));
-        crawl.engine.setFetchPolicy(quickPolicy());
+        const QStringList lines = site->urls(0, 24, QStringLiteral("/r%1?ms=400"));
+        Crawl crawl(limitsOf(32, 1, 0), quickPolicy());
         START(crawl, lines);
         QVERIFY(QTest::qWaitFor([&] { return site->server.totalRequests() >= 2; }, 5000));
         QCOMPARE(site->peak(0), 1);
@@ -670,12 +649,8 @@ private Q_SLOTS:
 
     void loweringPerHostLimitCancelsNothing() {
         MAKE_SITE(site, 1);
-        QStringList lines;
-        for (int i = 0; i < 24; ++i)
-            lines << site->url(0, QStringLiteral("/l%1?ms=400").arg(i));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(32, 8, 0));
-        crawl.engine.setFetchPolicy(quickPolicy());
+        const QStringList lines = site->urls(0, 24, QStringLiteral("/l%1?ms=400"));
+        Crawl crawl(limitsOf(32, 8, 0), quickPolicy());
         START(crawl, lines);
         QVERIFY(QTest::qWaitFor([&] { return site->server.hostRecord(site->hosts[0]).inFlight == 8; }, 5000));
         const qint64 changeNs = TestSite::nowNs();
@@ -712,9 +687,7 @@ private Q_SLOTS:
         }
         lines << site->url(1, QStringLiteral("/direct0?ms=50"))
               << site->url(1, QStringLiteral("/direct1?ms=50"));
-        Crawl crawl;
-        crawl.engine.setLimits(limits);
-        crawl.engine.setFetchPolicy(quickPolicy());
+        Crawl crawl(limits, quickPolicy());
         START(crawl, lines);
         QVERIFY(crawl.waitFinished(15'000));
 
@@ -747,12 +720,8 @@ private Q_SLOTS:
 
     void pauseAndResume() {
         MAKE_SITE(site, 1);
-        QStringList lines;
-        for (int i = 0; i < 20; ++i)
-            lines << site->url(0, QStringLiteral("/pr%1?ms=100").arg(i));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(16, 2, 0));
-        crawl.engine.setFetchPolicy(quickPolicy());
+        const QStringList lines = site->urls(0, 20, QStringLiteral("/pr%1?ms=100"));
+        Crawl crawl(limitsOf(16, 2, 0), quickPolicy());
         START(crawl, lines);
         QVERIFY(QTest::qWaitFor([&] { return site->server.totalRequests() >= 4; }, 5000));
         crawl.engine.pause();
@@ -771,14 +740,9 @@ private Q_SLOTS:
 
     void stopCancelsEveryUnfinishedUrl() {
         MAKE_SITE(site, 2);
-        QStringList lines;
-        for (int i = 0; i < 10; ++i)
-            lines << site->url(0, QStringLiteral("/slow%1?ms=300").arg(i));
-        for (int i = 0; i < 3; ++i)
-            lines << site->url(1, QStringLiteral("/hang%1?hang=1").arg(i));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(16, 1, 0));
-        crawl.engine.setFetchPolicy(quickPolicy());
+        const QStringList lines = site->urls(0, 10, QStringLiteral("/slow%1?ms=300")) +
+                                  site->urls(1, 3, QStringLiteral("/hang%1?hang=1"));
+        Crawl crawl(limitsOf(16, 1, 0), quickPolicy());
         START(crawl, lines);
         QVERIFY(QTest::qWaitFor(
             [&] { return site->requests(0).size() >= 2 && site->requests(1).size() >= 1; }, 5000));
@@ -815,14 +779,9 @@ private Q_SLOTS:
 
     void skipHostCancelsItsQueuedUrls() {
         MAKE_SITE(site, 2);
-        QStringList lines;
-        for (int i = 0; i < 8; ++i)
-            lines << site->url(0, QStringLiteral("/skip%1?ms=200").arg(i));
-        for (int i = 0; i < 6; ++i)
-            lines << site->url(1, QStringLiteral("/keep%1?ms=50").arg(i));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(16, 1, 0));
-        crawl.engine.setFetchPolicy(quickPolicy());
+        const QStringList lines = site->urls(0, 8, QStringLiteral("/skip%1?ms=200")) +
+                                  site->urls(1, 6, QStringLiteral("/keep%1?ms=50"));
+        Crawl crawl(limitsOf(16, 1, 0), quickPolicy());
         START(crawl, lines);
         QVERIFY(QTest::qWaitFor([&] { return !site->requests(0).isEmpty(); }, 5000));
         crawl.engine.skipHost(site->hosts[0]);
@@ -851,14 +810,9 @@ private Q_SLOTS:
 
     void retryOfFailedResultsKeepsIds() {
         MAKE_SITE(site, 1);
-        QStringList lines;
-        for (int i = 0; i < 4; ++i)
-            lines << site->url(0, QStringLiteral("/f%1?fail=1").arg(i));
-        for (int i = 0; i < 3; ++i)
-            lines << site->url(0, QStringLiteral("/fine%1").arg(i));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(16, 4, 0));
-        crawl.engine.setFetchPolicy(quickPolicy(0));
+        const QStringList lines =
+            site->urls(0, 4, QStringLiteral("/f%1?fail=1")) + site->urls(0, 3, QStringLiteral("/fine%1"));
+        Crawl crawl(limitsOf(16, 4, 0), quickPolicy(0));
         START(crawl, lines);
         QVERIFY(crawl.waitFinished(10'000));
         const QList<CrawlResult> first = crawl.results;

@@ -27,9 +27,7 @@ private Q_SLOTS:
         const QString target = site->url(1, QStringLiteral("/busy?fail=1&failstatus=503&ra=1"));
         const QString input =
             site->url(0, QStringLiteral("/hop?to=") + QString::fromLatin1(QUrl::toPercentEncoding(target)));
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(16, 2, 0));
-        crawl.engine.setFetchPolicy(quickPolicy(1, 20));
+        Crawl crawl(limitsOf(16, 2, 0), quickPolicy(1, 20));
         START(crawl, QStringList{input});
         QVERIFY(crawl.waitFinished(10'000));
 
@@ -57,14 +55,10 @@ private Q_SLOTS:
     void changingMaxRateAppliesAtOnce() {
         QFETCH(double, newRate);
         MAKE_SITE(site, 1);
-        QStringList lines;
-        for (int i = 0; i < 4; ++i)
-            lines << site->url(0, QStringLiteral("/r%1").arg(i));
+        const QStringList lines = site->urls(0, 4, QStringLiteral("/r%1"));
         CrawlLimits limits = limitsOf(16, 8, 0);
         limits.maxRatePerSec = 0.25; // 4 s apart
-        Crawl crawl;
-        crawl.engine.setLimits(limits);
-        crawl.engine.setFetchPolicy(quickPolicy());
+        Crawl crawl(limits, quickPolicy());
         START(crawl, lines);
         QVERIFY(QTest::qWaitFor([&] { return !site->requests(0).isEmpty(); }, 5000));
         limits.maxRatePerSec = newRate;
@@ -85,15 +79,11 @@ private Q_SLOTS:
     // response at once; a rate slot reserved while no global slot was free would push every start late.
     void rateCapNotWastedWhileGlobalSlotBinds() {
         MAKE_SITE(site, 1);
-        QStringList lines;
         const int urls = 8;
-        for (int i = 0; i < urls; ++i)
-            lines << site->url(0, QStringLiteral("/w%1?ms=150").arg(i));
+        const QStringList lines = site->urls(0, urls, QStringLiteral("/w%1?ms=150"));
         CrawlLimits limits = limitsOf(1, 4, 0);
         limits.maxRatePerSec = 10;
-        Crawl crawl;
-        crawl.engine.setLimits(limits);
-        crawl.engine.setFetchPolicy(quickPolicy());
+        Crawl crawl(limits, quickPolicy());
         START(crawl, lines);
         QVERIFY(crawl.waitFinished(15'000));
         QCOMPARE(crawl.count(Outcome::Ok), urls);
@@ -151,9 +141,7 @@ private Q_SLOTS:
             lines << QStringLiteral("http://bücher.test/slow%1").arg(i);
         CrawlLimits limits = limitsOf(16, 4, 0);
         limits.hostOverrides.insert(QStringLiteral("bücher.test:80"), HostOverride{1, 0});
-        Crawl crawl;
-        crawl.engine.setLimits(limits);
-        crawl.engine.setFetchPolicy(quickPolicy());
+        Crawl crawl(limits, quickPolicy());
         START(crawl, lines);
         QVERIFY(crawl.waitFinished(15'000));
         QVERIFY2(crawl.count(Outcome::Ok) == 4, qPrintable(crawl.results.first().error));

@@ -61,9 +61,7 @@ private Q_SLOTS:
         for (int i = 0; i < 40; ++i)
             lines << site->url(i, QStringLiteral("/one"));
         const int baseline = openSockets();
-        Crawl crawl;
-        crawl.engine.setLimits(limitsOf(16, 2, 0));
-        crawl.engine.setFetchPolicy(quickPolicy());
+        Crawl crawl(limitsOf(16, 2, 0), quickPolicy());
         START(crawl, lines);
         QVERIFY(crawl.waitFinished(15'000));
         QCOMPARE(crawl.count(Outcome::Ok), 40);

@@ -11,6 +11,17 @@ using namespace crawl;
 using namespace crawl::testing;
 using testsite::RequestRecord;
 
+namespace {
+
+// The quick policy with the byte cap on a body (decoded) set to `maxBytes`.
+void capBodyBytes(Crawl &crawl, qint64 maxBytes) {
+    FetchPolicy policy = quickPolicy();
+    policy.maxBodyBytes = maxBytes;
+    crawl.engine.setFetchPolicy(policy);
+}
+
+} // namespace
+
 class TestHostileResponses : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -28,9 +39,7 @@ private Q_SLOTS:
         MAKE_SITE(site, 1);
         const QString url = site->url(0, QStringLiteral("/bomb?") + profile);
         Crawl crawl;
-        FetchPolicy policy = quickPolicy();
-        policy.maxBodyBytes = 10 * 1024 * 1024;
-        crawl.engine.setFetchPolicy(policy);
+        capBodyBytes(crawl, 10 * 1024 * 1024);
         START(crawl, QStringList{url});
         QVERIFY(crawl.waitFinished(30'000));
         const CrawlResult r = crawl.result(url);
@@ -47,9 +56,7 @@ private Q_SLOTS:
         MAKE_SITE(site, 1);
         const QString url = site->url(0, QStringLiteral("/z?gzip=20M"));
         Crawl crawl;
-        FetchPolicy policy = quickPolicy();
-        policy.maxBodyBytes = 64 * 1024 * 1024;
-        crawl.engine.setFetchPolicy(policy);
+        capBodyBytes(crawl, 64 * 1024 * 1024);
         START(crawl, QStringList{url});
         QVERIFY(crawl.waitFinished(30'000));
         const CrawlResult r = crawl.result(url);

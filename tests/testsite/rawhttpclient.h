@@ -2,6 +2,7 @@
 
 // A minimal raw HTTP/1.1 client for the test site's tests: what the server put on the wire, unparsed
 // by Qt's HTTP stack.
+#include "headerfields.h"
 #include "testsite.h"
 
 #include <QHostAddress>
@@ -15,7 +16,7 @@ namespace rawhttp {
 struct Response {
     QByteArray statusLine;
     int status = 0;
-    QList<QPair<QByteArray, QByteArray>> headers;
+    testsite::HeaderFields headers;
     QByteArray body;
     qint64 bodyBytes = 0;
     qint64 headNs = 0; // when the head was parsed (client side)
@@ -23,19 +24,10 @@ struct Response {
     bool complete = false;
 
     QByteArray header(const QByteArray &name) const {
-        for (const auto &h : headers) {
-            if (h.first.compare(name, Qt::CaseInsensitive) == 0)
-                return h.second;
-        }
-        return {};
+        const QByteArray *value = testsite::findHeader(headers, name);
+        return value ? *value : QByteArray();
     }
-    bool hasHeader(const QByteArray &name) const {
-        for (const auto &h : headers) {
-            if (h.first.compare(name, Qt::CaseInsensitive) == 0)
-                return true;
-        }
-        return false;
-    }
+    bool hasHeader(const QByteArray &name) const { return testsite::findHeader(headers, name) != nullptr; }
 };
 
 // A minimal HTTP/1.1 client on one QTcpSocket: sends raw requests, parses responses in order.

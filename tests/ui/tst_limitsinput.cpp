@@ -42,6 +42,14 @@ void wheel(QSpinBox *spin, int notches) {
     QApplication::sendEvent(spin, &event);
 }
 
+// The window shown and active, its confirmations off, as a user's would be when typing into it.
+bool showActive(ui::MainWindow &window) {
+    window.setConfirmationsEnabled(false);
+    window.show();
+    window.activateWindow();
+    return QTest::qWaitForWindowActive(&window);
+}
+
 int savedLimit(const QString &key) {
     return QSettings().value(QStringLiteral("limits/") + key, -1).toInt();
 }
@@ -70,15 +78,10 @@ private Q_SLOTS:
         testsite::TestSite site;
         const QString host = site.addHost();
         QVERIFY(!host.isEmpty());
-        QByteArray list;
-        for (int i = 0; i < 400; ++i)
-            list += (site.baseUrl(host) + QStringLiteral("/p%1?ms=250\n").arg(i)).toUtf8();
+        const QByteArray list = site.urlList(host, 400, QStringLiteral("/p%1?ms=250"));
 
         ui::MainWindow window;
-        window.setConfirmationsEnabled(false);
-        window.show();
-        window.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(showActive(window));
         ui::LimitsPanel *panel = window.limitsPanel();
         panel->interval()->setValue(0);
         panel->perHostInFlight()->setValue(2);
@@ -129,15 +132,10 @@ private Q_SLOTS:
         testsite::TestSite site;
         const QString host = site.addHost();
         QVERIFY(!host.isEmpty());
-        QByteArray list;
-        for (int i = 0; i < 200; ++i)
-            list += (site.baseUrl(host) + QStringLiteral("/i%1\n").arg(i)).toUtf8();
+        const QByteArray list = site.urlList(host, 200, QStringLiteral("/i%1"));
 
         ui::MainWindow window;
-        window.setConfirmationsEnabled(false);
-        window.show();
-        window.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(showActive(window));
         ui::LimitsPanel *panel = window.limitsPanel();
         panel->perHostInFlight()->setValue(1);
         panel->interval()->setValue(900);
@@ -171,10 +169,7 @@ private Q_SLOTS:
         const QString host = site.addHost();
         QVERIFY(!host.isEmpty());
         ui::MainWindow window;
-        window.setConfirmationsEnabled(false);
-        window.show();
-        window.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(showActive(window));
         ui::LimitsPanel *panel = window.limitsPanel();
         panel->findChild<ui::SliderSpinBox *>(QStringLiteral("retries"))->setValue(0);
         panel->timeout()->setValue(30);

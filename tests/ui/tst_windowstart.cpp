@@ -28,10 +28,7 @@ void saveLimits(int perHost, int intervalMs, double jitter) {
 }
 
 QByteArray slowList(const testsite::TestSite &site, const QString &host, int count, int ms) {
-    QByteArray list;
-    for (int i = 0; i < count; ++i)
-        list += (site.baseUrl(host) + QStringLiteral("/s%1?ms=%2\n").arg(i).arg(ms)).toUtf8();
-    return list;
+    return site.urlList(host, count, QStringLiteral("/s%1?ms=") + QString::number(ms));
 }
 
 } // namespace

@@ -241,29 +241,18 @@ void ResultFilterSortModel::resortRows(const std::vector<int> &proxyRows) {
     }
     if (moving.empty())
         return;
-    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    const QModelIndexList persistent = persistentIndexList();
-    std::vector<int> persistentSource;
-    persistentSource.reserve(size_t(persistent.size()));
-    for (const QModelIndex &idx : persistent)
-        persistentSource.push_back(m_rows[size_t(idx.row())]);
     std::vector<char> isMoving(size_t(m_results->rowCount()), 0);
     for (const int row : moving)
         isMoving[size_t(row)] = 1;
-    std::erase_if(m_rows, [&isMoving](int row) { return isMoving[size_t(row)] != 0; });
+    std::vector<int> rows = m_rows;
+    std::erase_if(rows, [&isMoving](int row) { return isMoving[size_t(row)] != 0; });
     for (const int row : sorter.sorted(moving)) {
-        const auto at =
-            std::upper_bound(m_rows.begin(), m_rows.end(), row,
-                             [&sorter](int value, int element) { return sorter.rowLess(value, element); });
-        m_rows.insert(at, row);
+        const auto at = std::upper_bound(rows.begin(), rows.end(), row, [&sorter](int value, int element) {
+            return sorter.rowLess(value, element);
+        });
+        rows.insert(at, row);
     }
-    rebuildReverseMap();
-    QModelIndexList moved;
-    moved.reserve(persistent.size());
-    for (qsizetype i = 0; i < persistent.size(); ++i)
-        moved.append(index(m_proxyRows[size_t(persistentSource[size_t(i)])], persistent[i].column()));
-    changePersistentIndexList(persistent, moved);
-    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    setRowOrder(std::move(rows));
 }
 
 void ResultFilterSortModel::onDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
