@@ -1,8 +1,8 @@
 #include "headlessdemo.h"
 
-#include "headlessrunner.h"
 #include "demosettings.h"
 #include "demosite.h"
+#include "headlessrunner.h"
 
 #include <cstdio>
 
