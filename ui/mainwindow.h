@@ -7,7 +7,6 @@
 #include "model/crawlsnapshot.h"
 #include "model/fetchpolicy.h"
 #include "models/retryselection.h"
-#include "status/throughputmeter.h"
 
 #include <QHash>
 #include <QList>
@@ -18,12 +17,6 @@
 #include <optional>
 #include <vector>
 
-class QAction;
-class QFrame;
-class QLabel;
-class QLineEdit;
-class QProgressBar;
-class QSortFilterProxyModel;
 class QSplitter;
 class QTabWidget;
 class QTableView;
@@ -37,12 +30,16 @@ struct CrawlResult;
 namespace ui {
 
 class ChartsPanel;
+class CrawlStatusBar;
 class CsvExporter;
 class HostsModel;
+class HostsPage;
 class LimitsPanel;
 class ListLoader;
-class ResultFilterSortModel;
+class LoadSummaryBanner;
+class MainActions;
 class ResultsModel;
+class ResultsPage;
 
 // The crawl monitor: load a list, start it, watch hosts, charts, failures and results live, steer the
 // limits while it runs, export CSV. The engine lives in this (GUI) thread as a façade over its own
@@ -65,7 +62,7 @@ public:
     // The rows of the Failures or Results table on show (its filter, its order); the Results table when
     // the Hosts tab is on show. False if there is nothing to export or an export is running.
     bool exportCurrentView(const QString &path);
-    QTextBrowser *failureDetails() const { return m_failureDetails; }
+    QTextBrowser *failureDetails() const;
 
     crawl::CrawlEngine *engine() const { return m_engine; }
     // A host's own limits (the hosts table's context menu); nullopt returns it to the global limits.
@@ -79,11 +76,14 @@ public:
     void resetLimits();
 
     // For tests and automation: no modal questions (stop and close proceed as if confirmed).
-    void setConfirmationsEnabled(bool on) { m_confirm = on; }
+    void setConfirmationsEnabled(bool on);
 
-    QTableView *hostsView() const { return m_hostsView; }
-    QTableView *failuresView() const { return m_failuresView; }
-    QTableView *resultsView() const { return m_resultsView; }
+    QTableView *hostsView() const;
+    QTableView *failuresView() const;
+    QTableView *resultsView() const;
+    HostsPage *hostsPage() const { return m_hostsPage; }
+    ResultsPage *failuresPage() const { return m_failuresPage; }
+    ResultsPage *resultsPage() const { return m_resultsPage; }
     LimitsPanel *limitsPanel() const { return m_limits; }
     ChartsPanel *chartsPanel() const { return m_charts; }
     ResultsModel *resultsModel() const { return m_results; }
@@ -100,20 +100,16 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    void createActions();
+    void connectActions();
     void createCentralWidgets();
-    void createStatusBar();
-    QTableView *makeTable(QWidget *parent);
-    QTableView *makeResultsTable(ResultFilterSortModel *model, const QString &objectName);
-    QWidget *makeFilterBar(ResultFilterSortModel *model, bool failures, QLineEdit **edit);
+    void createViewMenu();
 
     void openFileDialog();
     void pasteFromClipboard();
     enum class ExportKind { All, Failures, CurrentView };
     void exportDialog(ExportKind kind);
     bool startExport(const QString &path, std::vector<int> rows, qint64 count);
-    QTableView *currentResultsTable() const;
-    void addColumnMenu(QTableView *view);
+    ResultsPage *currentResultsPage() const;
     void showAbout();
     void loadSource(const crawl::InputSource &source, const QString &displayName);
 
@@ -127,60 +123,28 @@ private:
     void applyLimits();
     void applyFetchPolicy();
     void saveLimits();
-    void showHostsMenu(const QPoint &pos);
-    void copySelectedUrls(QTableView *view);
-    void showFailureDetails(bool force);
     void updateActions();
     void updateStatus(const crawl::CrawlSnapshot &snapshot);
-    void clearSortIndicator(QTableView *view);
 
     void readSettings();
     void writeSettings() const;
 
     crawl::CrawlEngine *m_engine;
     ResultsModel *m_results;
-    ResultFilterSortModel *m_resultsFilter;
-    ResultFilterSortModel *m_failuresFilter;
     HostsModel *m_hosts;
-    QSortFilterProxyModel *m_hostsSort;
     ListLoader *m_loader;
     CsvExporter *m_exporter;
+    MainActions *m_actions;
 
     LimitsPanel *m_limits = nullptr;
     ChartsPanel *m_charts = nullptr;
     QSplitter *m_mainSplitter = nullptr;
-    QSplitter *m_failuresSplitter = nullptr;
     QTabWidget *m_tabs = nullptr;
-    QTableView *m_hostsView = nullptr;
-    QTableView *m_failuresView = nullptr;
-    QTableView *m_resultsView = nullptr;
-    QTextBrowser *m_failureDetails = nullptr;
-    QLineEdit *m_failuresFilterEdit = nullptr;
-    QLineEdit *m_resultsFilterEdit = nullptr;
-    QFrame *m_banner = nullptr;
-    QLabel *m_bannerText = nullptr;
-
-    QLabel *m_stateLabel = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QLabel *m_rateLabel = nullptr;
-    QLabel *m_inFlightLabel = nullptr;
-    QLabel *m_failuresLabel = nullptr;
-    QLabel *m_elapsedLabel = nullptr;
-    QLabel *m_etaLabel = nullptr;
-    QProgressBar *m_taskProgress = nullptr;
-
-    QAction *m_openAction = nullptr;
-    QAction *m_pasteAction = nullptr;
-    QAction *m_startAction = nullptr;
-    QAction *m_pauseAction = nullptr;
-    QAction *m_stopAction = nullptr;
-    QAction *m_retryAction = nullptr; // transient failures
-    QAction *m_retryAllAction = nullptr;
-    QAction *m_retrySelectedAction = nullptr;
-    QAction *m_exportViewAction = nullptr;
-    QAction *m_exportAction = nullptr; // all results
-    QAction *m_exportFailuresAction = nullptr;
-    QAction *m_aboutAction = nullptr;
+    HostsPage *m_hostsPage = nullptr;
+    ResultsPage *m_failuresPage = nullptr;
+    ResultsPage *m_resultsPage = nullptr;
+    LoadSummaryBanner *m_banner = nullptr;
+    CrawlStatusBar *m_status = nullptr;
 
     std::optional<crawl::InputSource> m_input;
     QString m_inputName;
@@ -189,14 +153,11 @@ private:
     bool m_confirm = true;
     bool m_closeAfterStop = false;
     bool m_limitsEdited = false; // by the user in this session: write them back
-    bool m_pauseShowsResume = false;
-    bool m_forceClose = false; // the crawl was asked to stop: close without asking again
+    bool m_forceClose = false;   // the crawl was asked to stop: close without asking again
     QTimer m_closeTimeout;
     QTimer m_resultsFlush;
     QList<crawl::CrawlResult> m_pendingResults;
-    QSet<quint64> m_retrying;
-    int m_detailsSourceRow = -1;  // the results row the failure details show
-    ThroughputMeter m_throughput; // ids re-queued by a retry whose new result has not arrived yet
+    QSet<quint64> m_retrying; // ids re-queued by a retry whose new result has not arrived yet
 };
 
 } // namespace ui

@@ -1,0 +1,112 @@
+#include "pages/hostspage.h"
+
+#include "dialogs/hostoverridedialog.h"
+#include "engine/crawlengine.h"
+#include "models/hostsmodel.h"
+#include "pages/actionicon.h"
+#include "pages/tablesetup.h"
+#include "widgets/inflightbardelegate.h"
+
+#include <QMenu>
+#include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ui {
+
+HostsPage::HostsPage(HostsModel *hosts, crawl::CrawlEngine *engine, QWidget *parent)
+    : QWidget(parent)
+    , m_hosts(hosts)
+    , m_engine(engine)
+    , m_sort(new QSortFilterProxyModel(this))
+    , m_view(makeTable(this)) {
+    m_sort->setSourceModel(m_hosts);
+    m_sort->setSortRole(HostsModel::SortRole);
+    m_sort->setDynamicSortFilter(true); // a few hundred rows at a few hertz: cheap
+
+    m_view->setObjectName(QStringLiteral("hostsView"));
+    m_view->setModel(m_sort);
+    // Host names are read from the left ("127.0.0.2:18291"): never cut them there.
+    m_view->setTextElideMode(Qt::ElideRight);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(HostsModel::HostColumn, Qt::AscendingOrder);
+    m_view->setItemDelegateForColumn(HostsModel::InFlightColumn, new InFlightBarDelegate(m_view));
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->setToolTip(tr("Right-click a host to pause, resume or skip it, or to give it its own limits"));
+    const int hostWidth =
+        m_view->fontMetrics().horizontalAdvance(QStringLiteral("255.255.255.255:65535  · override")) + 24;
+    setColumnWidths(m_view, {{HostsModel::HostColumn, hostWidth},
+                             {HostsModel::StateColumn, 150},
+                             {HostsModel::InFlightColumn, 110},
+                             {HostsModel::QueuedColumn, 70},
+                             {HostsModel::DoneColumn, 70},
+                             {HostsModel::OkColumn, 60},
+                             {HostsModel::FailedColumn, 60},
+                             {HostsModel::RetriesColumn, 60},
+                             {HostsModel::Status429Column, 50},
+                             {HostsModel::P50Column, 55},
+                             {HostsModel::P95Column, 55},
+                             {HostsModel::LastStatusColumn, 50},
+                             {HostsModel::IntervalColumn, 80}});
+    connect(m_view, &QWidget::customContextMenuRequested, this, &HostsPage::showMenu);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+}
+
+void HostsPage::showMenu(const QPoint &pos) {
+    const QModelIndex index = m_view->indexAt(pos);
+    if (!index.isValid())
+        return;
+    const QString host = index.data(HostsModel::HostKeyRole).toString();
+    const auto state = crawl::HostState(index.data(HostsModel::StateRole).toInt());
+    QMenu menu(this);
+    menu.setToolTipsVisible(true);
+    QAction *pause =
+        menu.addAction(actionIcon(QStringLiteral("crawlscope-host-pause")), tr("Pause %1").arg(host));
+    pause->setToolTip(tr("No new request starts on this host; requests in flight finish"));
+    QAction *resume =
+        menu.addAction(actionIcon(QStringLiteral("media-playback-start")), tr("Resume %1").arg(host));
+    pause->setEnabled(state != crawl::HostState::Paused);
+    resume->setEnabled(state == crawl::HostState::Paused);
+    QAction *skip =
+        menu.addAction(actionIcon(QStringLiteral("crawlscope-host-skip")), tr("Skip Remaining URLs"));
+    skip->setToolTip(tr("Every queued URL of this host ends as cancelled"));
+    QAction *resumeTripped = menu.addAction(tr("Resume Tripped Host"));
+    resumeTripped->setToolTip(tr("Its circuit breaker tripped: start requests again now, without waiting "
+                                 "for the probe"));
+    resumeTripped->setEnabled(crawl::BreakerState(index.data(HostsModel::BreakerStateRole).toInt()) !=
+                              crawl::BreakerState::Closed);
+    menu.addSeparator();
+    QAction *limits = menu.addAction(actionIcon(QStringLiteral("configure")), tr("Limits for This Host…"));
+    QAction *clearLimits = menu.addAction(tr("Use Global Limits"));
+    clearLimits->setEnabled(m_overrides.contains(host));
+
+    QAction *chosen = menu.exec(m_view->viewport()->mapToGlobal(pos));
+    if (chosen == pause) {
+        m_engine->pauseHost(host);
+    } else if (chosen == resume) {
+        m_engine->resumeHost(host);
+    } else if (chosen == resumeTripped) {
+        m_engine->resetHostBreaker(host);
+    } else if (chosen == skip) {
+        if (!m_confirm ||
+            QMessageBox::question(this, tr("Skip %1?").arg(host),
+                                  tr("Every URL of %1 not yet started ends as cancelled.").arg(host)) ==
+                QMessageBox::Yes) {
+            m_engine->skipHost(host);
+            m_hosts->markSkipped(host);
+        }
+    } else if (chosen == limits) {
+        const crawl::CrawlLimits global = m_globalLimits ? m_globalLimits() : crawl::CrawlLimits{};
+        HostOverrideDialog dialog(host, m_overrides.value(host, crawl::HostOverride{0, -1}), global, this);
+        if (dialog.exec() == QDialog::Accepted)
+            Q_EMIT overrideChosen(host, dialog.value());
+    } else if (chosen == clearLimits) {
+        Q_EMIT overrideChosen(host, std::nullopt);
+    }
+}
+
+} // namespace ui

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "model/crawllimits.h"
+
+#include <QHash>
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace crawl {
+class CrawlEngine;
+}
+
+namespace ui {
+
+class HostsModel;
+
+// The Hosts tab: one row per host, sorted by any column; its context menu pauses, resumes, skips or
+// resumes a tripped host on the engine, and asks the window for per-host limits.
+class HostsPage : public QWidget {
+    Q_OBJECT
+public:
+    HostsPage(HostsModel *hosts, crawl::CrawlEngine *engine, QWidget *parent = nullptr);
+
+    QTableView *view() const { return m_view; }
+    void setConfirmationsEnabled(bool on) { m_confirm = on; }
+    // The hosts with limits of their own (for "Use Global Limits").
+    void setOverrides(const QHash<QString, crawl::HostOverride> &overrides) { m_overrides = overrides; }
+    // The global limits the per-host dialog starts from (the limits panel's).
+    void setGlobalLimits(std::function<crawl::CrawlLimits()> limits) { m_globalLimits = std::move(limits); }
+
+Q_SIGNALS:
+    // The user chose "Limits for This Host…" and accepted the dialog (nullopt: back to the global ones).
+    void overrideChosen(const QString &hostKey, const std::optional<crawl::HostOverride> &value);
+
+private:
+    void showMenu(const QPoint &pos);
+
+    HostsModel *m_hosts;
+    crawl::CrawlEngine *m_engine;
+    QSortFilterProxyModel *m_sort;
+    QTableView *m_view;
+    QHash<QString, crawl::HostOverride> m_overrides;
+    std::function<crawl::CrawlLimits()> m_globalLimits;
+    bool m_confirm = true;
+};
+
+} // namespace ui
