@@ -209,10 +209,17 @@ void MainWindow::createCentralWidgets() {
     connect(m_hostsPage, &HostsPage::overrideChosen, this, &MainWindow::setHostOverride);
 
     m_failuresPage = new ResultsPage(ResultsPage::Kind::Failures, m_results);
-    m_failuresPage->view()->addAction(m_actions->retrySelected);
+    m_failuresPage->addRowAction(m_actions->retrySelected);
     m_resultsPage = new ResultsPage(ResultsPage::Kind::Results, m_results);
-    for (ResultsPage *page : {m_failuresPage, m_resultsPage})
+    for (ResultsPage *page : {m_failuresPage, m_resultsPage}) {
         connect(page, &ResultsPage::statusMessage, this, &MainWindow::showStatusMessage);
+        // Export what the table shows, or every row: both a right-click away.
+        auto *separator = new QAction(page);
+        separator->setSeparator(true);
+        page->addRowAction(separator);
+        page->addRowAction(m_actions->exportView);
+        page->addRowAction(m_actions->exportAll);
+    }
 
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("tabs"));

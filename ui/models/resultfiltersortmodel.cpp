@@ -54,6 +54,9 @@ void ResultFilterSortModel::setResultsModel(ResultsModel *model) {
         connect(model, &QAbstractItemModel::modelReset, this, [this] {
             m_rows.clear();
             m_proxyRows.clear();
+            // A cleared store interns its texts afresh: an id may name another host now.
+            m_stringMatches.clear();
+            m_hostAccepted.clear();
             refilterRows();
             endResetModel();
         });
@@ -90,6 +93,21 @@ void ResultFilterSortModel::setTextFilter(const QString &text) {
     refilter();
 }
 
+void ResultFilterSortModel::setStatusFilter(const StatusFilter &filter) {
+    if (filter == m_statusFilter)
+        return;
+    m_statusFilter = filter;
+    refilter();
+}
+
+void ResultFilterSortModel::setHostFilter(const HostFilter &filter) {
+    if (filter == m_hostFilter)
+        return;
+    m_hostFilter = filter;
+    m_hostAccepted.clear();
+    refilter();
+}
+
 bool ResultFilterSortModel::acceptsSourceRow(int sourceRow) const {
     const ResultStore &store = m_results->store();
     const crawl::Outcome outcome = store.outcome(sourceRow);
@@ -97,6 +115,19 @@ bool ResultFilterSortModel::acceptsSourceRow(int sourceRow) const {
         return false;
     if (m_failuresOnly && !crawl::isFailure(outcome))
         return false;
+    if (!m_statusFilter.accepts(store.row(sourceRow).status))
+        return false;
+    if (!m_hostFilter.showsAll()) {
+        // Hosts are interned: each distinct host is judged once, not once per row.
+        const quint32 hostId = store.row(sourceRow).hostId;
+        if (hostId >= m_hostAccepted.size())
+            m_hostAccepted.resize(size_t(store.stringCount()), -1);
+        qint8 &accepted = m_hostAccepted[hostId];
+        if (accepted < 0)
+            accepted = m_hostFilter.accepts(store.string(hostId)) ? 1 : 0;
+        if (!accepted)
+            return false;
+    }
     if (m_text.isEmpty())
         return true;
     if (!m_textLatin1.isEmpty()) {

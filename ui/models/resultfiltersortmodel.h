@@ -1,5 +1,8 @@
 #pragma once
 
+#include "models/hostfilter.h"
+#include "models/statusfilter.h"
+
 #include <QAbstractProxyModel>
 #include <QByteArray>
 #include <QString>
@@ -34,6 +37,10 @@ public:
     // Case-insensitive substring of the URL, host or error.
     void setTextFilter(const QString &text);
     QString textFilter() const { return m_text; }
+    void setStatusFilter(const StatusFilter &filter);
+    const StatusFilter &statusFilter() const { return m_statusFilter; }
+    void setHostFilter(const HostFilter &filter);
+    const HostFilter &hostFilter() const { return m_hostFilter; }
 
     int sourceRow(int proxyRow) const { return m_rows[size_t(proxyRow)]; }
     const std::vector<int> &sourceRows() const { return m_rows; } // in view order
@@ -72,6 +79,9 @@ private:
     QString m_text;
     QByteArray m_textLatin1; // lower-cased, set when the filter is pure ASCII: byte search on UTF-8 URLs
     mutable std::vector<qint8> m_stringMatches; // per interned host/content type: -1 unknown, 0/1
+    StatusFilter m_statusFilter;
+    HostFilter m_hostFilter;
+    mutable std::vector<qint8> m_hostAccepted; // per interned host: -1 unknown, 0/1
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };

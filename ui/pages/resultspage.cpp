@@ -1,17 +1,22 @@
 #include "pages/resultspage.h"
 
 #include "model/outcome.h"
+#include "models/resultfacets.h"
 #include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
+#include "models/resultstore.h"
+#include "models/rowclipboard.h"
 #include "pages/tablesetup.h"
 #include "widgets/elidingdelegate.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QDesktopServices>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -21,6 +26,7 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolButton>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -108,13 +114,7 @@ ResultsPage::ResultsPage(Kind kind, ResultsModel *results, QWidget *parent)
     m_view->setItemDelegateForColumn(ResultsModel::ErrorColumn,
                                      new ElidingDelegate(Qt::ElideRight, m_view)); // full text in the tooltip
     addColumnMenu(m_view);
-    // Copy URLs (Ctrl+C).
-    auto *copy = new QAction(tr("Copy URLs"), m_view);
-    copy->setShortcut(QKeySequence::Copy);
-    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(copy, &QAction::triggered, this, &ResultsPage::copySelectedUrls);
-    m_view->addAction(copy);
-    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    createRowActions();
 }
 
 QWidget *ResultsPage::makeFilterBar() {
@@ -185,6 +185,8 @@ QWidget *ResultsPage::makeFilterBar() {
     count->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     layout->addWidget(text, 1);
     layout->addWidget(outcome);
+    layout->addWidget(makeStatusFilter(bar));
+    layout->addWidget(makeHostFilter(bar));
     layout->addWidget(count);
 
     // Filtering a million rows takes a moment: wait until typing pauses.
@@ -199,6 +201,238 @@ QWidget *ResultsPage::makeFilterBar() {
     updateCount();
     m_filterEdit = text;
     return bar;
+}
+
+// Statuses by class and exact code, each with its count (counted when the menu opens).
+QToolButton *ResultsPage::makeStatusFilter(QWidget *bar) {
+    const bool failures = m_kind == Kind::Failures;
+    auto *button = new QToolButton(bar);
+    button->setObjectName(failures ? QStringLiteral("failuresStatus") : QStringLiteral("resultsStatus"));
+    button->setToolTip(tr("Show only some HTTP statuses: a whole class (4xx) or exact codes (404)"));
+    button->setPopupMode(QToolButton::InstantPopup);
+    button->setText(tr("All statuses"));
+    auto *menu = new QMenu(button);
+    button->setMenu(menu);
+    ResultFilterSortModel *model = m_filter;
+    auto apply = [model, button](const StatusFilter &filter) {
+        model->setStatusFilter(filter);
+        button->setText(filter.showsAll()       ? tr("All statuses")
+                        : filter.showsNothing() ? tr("No statuses")
+                                                : tr("Some statuses"));
+    };
+    connect(menu, &QMenu::aboutToShow, button, [this, menu, model, apply] {
+        menu->clear();
+        const ResultFacets facets = ResultFacets::count(m_results->store(), m_kind == Kind::Failures);
+        const StatusFilter current = model->statusFilter();
+        for (int statusClass = 0; statusClass < StatusFilter::kClassCount; ++statusClass) {
+            qint64 classCount = 0;
+            QList<int> codes;
+            for (auto it = facets.statuses.cbegin(); it != facets.statuses.cend(); ++it) {
+                if (StatusFilter::classOf(it.key()) == statusClass) {
+                    classCount += it.value();
+                    codes.append(it.key());
+                }
+            }
+            if (classCount == 0 && current.classState(statusClass) == StatusFilter::ClassState::Shown)
+                continue; // nothing of this class yet, and nothing of it hidden
+            const StatusFilter::ClassState state = current.classState(statusClass);
+            QAction *whole = menu->addAction(
+                tr("%1 (%2)%3")
+                    .arg(StatusFilter::className(statusClass), number(classCount),
+                         state == StatusFilter::ClassState::Partly ? tr(" · some") : QString()));
+            whole->setCheckable(true);
+            whole->setChecked(state != StatusFilter::ClassState::Hidden);
+            connect(whole, &QAction::triggered, model, [model, statusClass, apply](bool on) {
+                StatusFilter filter = model->statusFilter();
+                filter.setClass(statusClass, on);
+                apply(filter);
+            });
+            if (statusClass == StatusFilter::kNoResponseClass)
+                continue; // one "code" only
+            for (const int code : std::as_const(codes)) {
+                QAction *exact = menu->addAction(
+                    QStringLiteral("    %1 (%2)").arg(code).arg(number(facets.statuses.value(code))));
+                exact->setCheckable(true);
+                exact->setChecked(current.accepts(code));
+                exact->setData(code);
+                connect(exact, &QAction::triggered, model, [model, code, apply](bool on) {
+                    StatusFilter filter = model->statusFilter();
+                    filter.setCode(code, on);
+                    apply(filter);
+                });
+            }
+        }
+        menu->addSeparator();
+        QAction *only = menu->addAction(tr("Only Errors (4xx and 5xx)"));
+        connect(only, &QAction::triggered, model, [apply] {
+            StatusFilter filter;
+            for (int statusClass = 0; statusClass < StatusFilter::kClassCount; ++statusClass)
+                filter.setClass(statusClass, statusClass >= 4);
+            apply(filter);
+        });
+        QAction *all = menu->addAction(tr("Show All"));
+        connect(all, &QAction::triggered, model, [apply] { apply(StatusFilter{}); });
+    });
+    return button;
+}
+
+// Hosts, busiest first, each with its count; several may be ticked.
+QToolButton *ResultsPage::makeHostFilter(QWidget *bar) {
+    const bool failures = m_kind == Kind::Failures;
+    auto *button = new QToolButton(bar);
+    button->setObjectName(failures ? QStringLiteral("failuresHost") : QStringLiteral("resultsHost"));
+    button->setToolTip(tr("Show only some hosts"));
+    button->setPopupMode(QToolButton::InstantPopup);
+    button->setText(tr("All hosts"));
+    auto *menu = new QMenu(button);
+    button->setMenu(menu);
+    ResultFilterSortModel *model = m_filter;
+    auto apply = [model, button](const HostFilter &filter, int shownOfListed, const QString &onlyOne) {
+        model->setHostFilter(filter);
+        button->setText(filter.showsAll()    ? tr("All hosts")
+                        : !onlyOne.isEmpty() ? onlyOne
+                                             : tr("%n host(s)", nullptr, shownOfListed));
+    };
+    connect(menu, &QMenu::aboutToShow, button, [this, menu, model, apply] {
+        menu->clear();
+        const ResultFacets facets = ResultFacets::count(m_results->store(), m_kind == Kind::Failures);
+        QStringList hosts;
+        for (const auto &[host, rows] : facets.hosts) {
+            hosts.append(host);
+            QAction *action =
+                menu->addAction(tr("%1 (%2)").arg(host.isEmpty() ? tr("(no host)") : host, number(rows)));
+            action->setCheckable(true);
+            action->setChecked(model->hostFilter().accepts(host));
+            action->setData(host);
+        }
+        // Each choice re-counts which listed hosts remain shown, for the button's text.
+        const QList<QAction *> hostActions = menu->actions();
+        auto describe = [hosts, apply](const HostFilter &filter) {
+            QStringList shown;
+            for (const QString &host : hosts) {
+                if (filter.accepts(host))
+                    shown.append(host);
+            }
+            apply(filter, int(shown.size()), shown.size() == 1 ? shown.first() : QString());
+        };
+        for (QAction *action : hostActions) {
+            connect(action, &QAction::triggered, model, [model, action, describe](bool on) {
+                HostFilter filter = model->hostFilter();
+                filter.setShown(action->data().toString(), on);
+                describe(filter);
+            });
+        }
+        menu->addSeparator();
+        QAction *all = menu->addAction(tr("Show All"));
+        connect(all, &QAction::triggered, model, [describe] { describe(HostFilter{}); });
+    });
+    return button;
+}
+
+void ResultsPage::createRowActions() {
+    auto makeAction = [this](const QString &text, const QKeySequence &key, const QString &name) {
+        auto *action = new QAction(text, m_view);
+        action->setObjectName(name);
+        action->setShortcut(key);
+        // Only while the table (or a child) has focus: Ctrl+C stays the filter field's own copy.
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        m_view->addAction(action);
+        return action;
+    };
+    const QString prefix = m_kind == Kind::Failures ? QStringLiteral("failures") : QStringLiteral("results");
+    m_copyUrl = makeAction(tr("Copy URL"), QKeySequence::Copy, prefix + QStringLiteral("CopyUrl"));
+    m_copyUrl->setToolTip(tr("The URLs of the selected rows, one per line"));
+    m_copyRow = makeAction(tr("Copy Row"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                           prefix + QStringLiteral("CopyRow"));
+    m_copyRow->setToolTip(
+        tr("The selected rows' visible columns, tab-separated (pastes into a spreadsheet)"));
+    m_openInBrowser = makeAction(tr("Open in Browser"), QKeySequence(Qt::CTRL | Qt::Key_Return),
+                                 prefix + QStringLiteral("OpenInBrowser"));
+    m_openInBrowser->setToolTip(
+        tr("Open the current row's URL in the desktop's browser (http and https only)"));
+    connect(m_copyUrl, &QAction::triggered, this, &ResultsPage::copySelectedUrls);
+    connect(m_copyRow, &QAction::triggered, this, &ResultsPage::copySelectedRows);
+    connect(m_openInBrowser, &QAction::triggered, this, &ResultsPage::openCurrentInBrowser);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_view->installEventFilter(this);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &ResultsPage::updateRowActions);
+    connect(m_filter, &QAbstractItemModel::modelReset, this, &ResultsPage::updateRowActions);
+    updateRowActions();
+}
+
+// The table itself would take Ctrl+C and copy the current cell only: the action copies every selected row's
+// URL.
+bool ResultsPage::eventFilter(QObject *watched, QEvent *event) {
+    if (watched == m_view && event->type() == QEvent::KeyPress &&
+        static_cast<QKeyEvent *>(event)->matches(QKeySequence::Copy)) {
+        m_copyUrl->trigger();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ResultsPage::addRowAction(QAction *action) {
+    m_view->addAction(action);
+}
+
+void ResultsPage::updateRowActions() {
+    const QModelIndex current = m_view->currentIndex();
+    const bool browsable =
+        current.isValid() &&
+        opensInBrowser(QUrl(m_results->store().url(m_filter->sourceRow(current.row())), QUrl::StrictMode));
+    m_openInBrowser->setEnabled(browsable);
+}
+
+QList<int> ResultsPage::selectedSourceRows() const {
+    QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    QList<int> sourceRows;
+    sourceRows.reserve(rows.size());
+    for (const QModelIndex &index : std::as_const(rows))
+        sourceRows.append(m_filter->sourceRow(index.row()));
+    return sourceRows;
+}
+
+void ResultsPage::copySelectedRows() {
+    QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    if (rows.isEmpty())
+        return;
+    // The columns as the user sees them: in their on-screen order, hidden ones left out.
+    const QHeaderView *header = m_view->horizontalHeader();
+    QList<int> columns;
+    for (int visual = 0; visual < header->count(); ++visual) {
+        const int logical = header->logicalIndex(visual);
+        if (!header->isSectionHidden(logical))
+            columns.append(logical);
+    }
+    QStringList lines;
+    lines.reserve(rows.size());
+    for (const QModelIndex &index : std::as_const(rows)) {
+        QStringList cells;
+        for (const int column : std::as_const(columns))
+            cells.append(m_filter->index(index.row(), column).data(Qt::DisplayRole).toString());
+        lines.append(tsvLine(cells));
+    }
+    QApplication::clipboard()->setText(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    Q_EMIT statusMessage(tr("Copied %n row(s)", nullptr, int(lines.size())), 3'000);
+}
+
+void ResultsPage::openCurrentInBrowser() {
+    const QModelIndex current = m_view->currentIndex();
+    if (!current.isValid())
+        return;
+    const QString text = m_results->store().url(m_filter->sourceRow(current.row()));
+    const QUrl url(text, QUrl::StrictMode);
+    if (!opensInBrowser(url)) {
+        Q_EMIT statusMessage(tr("Only http and https URLs open in the browser"), 5'000);
+        return;
+    }
+    if (!QDesktopServices::openUrl(url))
+        Q_EMIT statusMessage(tr("No browser could open %1").arg(url.toDisplayString()), 5'000);
 }
 
 void ResultsPage::focusFilter() {
@@ -217,13 +451,11 @@ void ResultsPage::clearSortIndicator() {
 }
 
 void ResultsPage::copySelectedUrls() {
-    QModelIndexList rows = m_view->selectionModel()->selectedRows();
-    std::sort(rows.begin(), rows.end(),
-              [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
     QStringList urls;
+    const QList<int> rows = selectedSourceRows();
     urls.reserve(rows.size());
-    for (const QModelIndex &index : std::as_const(rows))
-        urls.append(m_results->store().url(m_filter->sourceRow(index.row())));
+    for (const int row : rows)
+        urls.append(m_results->store().url(row));
     if (urls.isEmpty())
         return;
     QApplication::clipboard()->setText(urls.join(QLatin1Char('\n')) + QLatin1Char('\n'));

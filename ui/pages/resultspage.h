@@ -5,6 +5,7 @@
 class QAction;
 class QLineEdit;
 class QSplitter;
+class QToolButton;
 class QTableView;
 class QTextBrowser;
 
@@ -29,17 +30,33 @@ public:
     QTextBrowser *details() const { return m_details; } // null on the Results page
     QSplitter *splitter() const { return m_splitter; }  // null on the Results page
 
+    // Added to the table's context menu (after Copy URL, Copy Row, Open in Browser).
+    void addRowAction(QAction *action);
+    QAction *copyUrlAction() const { return m_copyUrl; }
+    QAction *copyRowAction() const { return m_copyRow; }
+    QAction *openInBrowserAction() const { return m_openInBrowser; }
+
     void focusFilter();
     void clearDetails(); // a new crawl
     // No sort chosen: the rows show in arrival order (the model hears it too).
     void clearSortIndicator();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 Q_SIGNALS:
     void statusMessage(const QString &text, int timeoutMs);
 
 private:
     QWidget *makeFilterBar();
+    QToolButton *makeStatusFilter(QWidget *bar);
+    QToolButton *makeHostFilter(QWidget *bar);
+    void createRowActions();
+    QList<int> selectedSourceRows() const; // in view order
     void copySelectedUrls();
+    void copySelectedRows();
+    void openCurrentInBrowser();
+    void updateRowActions();
     void showDetails(bool force);
 
     Kind m_kind;
@@ -49,6 +66,9 @@ private:
     QLineEdit *m_filterEdit = nullptr;
     QTextBrowser *m_details = nullptr;
     QSplitter *m_splitter = nullptr;
+    QAction *m_copyUrl = nullptr;
+    QAction *m_copyRow = nullptr;
+    QAction *m_openInBrowser = nullptr;
     int m_detailsSourceRow = -1; // the results row the details show
 };
 

@@ -1,10 +1,14 @@
 #include "widgets/limitspanel.h"
 
+#include "settings/requestheaders.h"
 #include "widgets/sliderspinbox.h"
 
+#include <QCheckBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -76,6 +80,13 @@ LimitsPanel::LimitsPanel(QWidget *parent)
     form->addRow(makeLabel(tr("Per-host &interval"), intervalTip, m_interval->spinBox()), m_interval);
     form->addRow(makeLabel(tr("&Jitter"), jitterTip, m_jitter->spinBox()), m_jitter);
     form->addRow(makeLabel(tr("&Rate cap"), rateTip, m_rate->spinBox()), m_rate);
+    m_adaptive = new QCheckBox(tr("&Adaptive pace per host"), politeness);
+    m_adaptive->setObjectName(QStringLiteral("adaptive"));
+    m_adaptive->setToolTip(tr("Each host's in-flight limit and interval follow what it tolerates: down on "
+                              "429/503, timeouts or rising latency, slowly back up while it is healthy. The "
+                              "values above stay the ceilings; 1 in flight is the floor. The Hosts table "
+                              "shows the limit in force and why it moved."));
+    form->addRow(m_adaptive);
 
     auto *fetching = new QGroupBox(tr("Fetching"), this);
     auto *fetchForm = new QFormLayout(fetching);
@@ -98,6 +109,7 @@ LimitsPanel::LimitsPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(politeness);
     layout->addWidget(fetching);
+    layout->addWidget(makeRequestGroup());
     layout->addWidget(note);
     layout->addWidget(reset, 0, Qt::AlignLeft);
     layout->addStretch(1);
@@ -108,6 +120,67 @@ LimitsPanel::LimitsPanel(QWidget *parent)
         connect(control, &SliderSpinBox::valueChanged, this, &LimitsPanel::limitsEdited);
     for (SliderSpinBox *control : {m_retries, m_timeout})
         connect(control, &SliderSpinBox::valueChanged, this, &LimitsPanel::fetchPolicyEdited);
+    connect(m_adaptive, &QCheckBox::toggled, this, &LimitsPanel::limitsEdited);
+}
+
+QWidget *LimitsPanel::makeRequestGroup() {
+    const QString agentTip =
+        tr("User-Agent sent with every request. Empty: %1").arg(crawl::FetchPolicy::defaultUserAgent());
+    const QString headersTip =
+        tr("Extra request headers, one \"Name: value\" per line (e.g. Accept-Language: "
+           "de). Authorization and Cookie go only to each URL's own origin.");
+    auto *group = new QGroupBox(tr("Request"), this);
+    auto *form = new QFormLayout(group);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_userAgent = new QLineEdit(group);
+    m_userAgent->setObjectName(QStringLiteral("userAgent"));
+    m_userAgent->setPlaceholderText(crawl::FetchPolicy::defaultUserAgent());
+    m_userAgent->setToolTip(agentTip);
+    m_userAgent->setClearButtonEnabled(true);
+    m_headers = new QPlainTextEdit(group);
+    m_headers->setObjectName(QStringLiteral("requestHeaders"));
+    m_headers->setPlaceholderText(tr("Name: value"));
+    m_headers->setToolTip(headersTip);
+    m_headers->setTabChangesFocus(true);
+    m_headers->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_headers->setFixedHeight(m_headers->fontMetrics().lineSpacing() * 4 + 12);
+    m_requestError = new QLabel(group);
+    m_requestError->setObjectName(QStringLiteral("requestError"));
+    m_requestError->setWordWrap(true);
+    m_requestError->setStyleSheet(QStringLiteral("color: #d0342c;"));
+    m_requestError->hide();
+    form->addRow(makeLabel(tr("&User agent"), agentTip, m_userAgent), m_userAgent);
+    form->addRow(makeLabel(tr("Hea&ders"), headersTip, m_headers), m_headers);
+    form->addRow(m_requestError);
+
+    // The user agent applies when its editing ends (Enter, or focus elsewhere); header lines once typing
+    // pauses. Neither applies while any line is invalid: the crawl keeps the last valid ones.
+    connect(m_userAgent, &QLineEdit::textChanged, this, &LimitsPanel::validateRequest);
+    connect(m_userAgent, &QLineEdit::editingFinished, this, [this] {
+        if (validateRequest())
+            Q_EMIT fetchPolicyEdited();
+    });
+    m_headersDebounce = new QTimer(this);
+    m_headersDebounce->setSingleShot(true);
+    m_headersDebounce->setInterval(500);
+    connect(m_headers, &QPlainTextEdit::textChanged, this, [this] {
+        validateRequest();
+        m_headersDebounce->start();
+    });
+    connect(m_headersDebounce, &QTimer::timeout, this, [this] {
+        if (validateRequest())
+            Q_EMIT fetchPolicyEdited();
+    });
+    return group;
+}
+
+bool LimitsPanel::validateRequest() {
+    QString error = userAgentError(m_userAgent->text());
+    if (error.isEmpty())
+        error = parseRequestHeaders(m_headers->toPlainText()).error;
+    m_requestError->setText(error);
+    m_requestError->setVisible(!error.isEmpty());
+    return error.isEmpty();
 }
 
 void LimitsPanel::applyTo(crawl::CrawlLimits *limits) const {
@@ -116,6 +189,7 @@ void LimitsPanel::applyTo(crawl::CrawlLimits *limits) const {
     limits->intervalMs = m_interval->value();
     limits->jitter = m_jitter->value() / 100.0;
     limits->maxRatePerSec = m_rate->value();
+    limits->adaptive = m_adaptive->isChecked();
 }
 
 void LimitsPanel::applyTo(crawl::FetchPolicy *policy) const {
@@ -124,11 +198,18 @@ void LimitsPanel::applyTo(crawl::FetchPolicy *policy) const {
     // The connect and inactivity timeouts can never exceed the total.
     policy->connectTimeoutS = std::min(policy->connectTimeoutS, policy->totalTimeoutS);
     policy->idleTimeoutS = std::min(policy->idleTimeoutS, policy->totalTimeoutS);
+    // Typed text that fails the checks never reaches a request: the policy keeps what it had.
+    const RequestHeadersParse headers = parseRequestHeaders(m_headers->toPlainText());
+    const QString agent = m_userAgent->text().trimmed();
+    if (headers.error.isEmpty() && userAgentError(agent).isEmpty()) {
+        policy->userAgent = agent;
+        policy->headers = headers.headers;
+    }
 }
 
 void LimitsPanel::setValues(const crawl::CrawlLimits &limits, const crawl::FetchPolicy &policy) {
     const QSignalBlocker b1(m_global), b2(m_perHost), b3(m_interval), b4(m_jitter), b5(m_rate), b6(m_retries),
-        b7(m_timeout);
+        b7(m_timeout), b8(m_adaptive), b9(m_userAgent), b10(m_headers);
     m_global->setValue(limits.globalInFlight);
     m_perHost->setValue(limits.perHostInFlight);
     m_interval->setValue(limits.intervalMs);
@@ -136,6 +217,10 @@ void LimitsPanel::setValues(const crawl::CrawlLimits &limits, const crawl::Fetch
     m_rate->setValue(int(std::lround(limits.maxRatePerSec)));
     m_retries->setValue(policy.maxRetries);
     m_timeout->setValue(policy.totalTimeoutS);
+    m_adaptive->setChecked(limits.adaptive);
+    m_userAgent->setText(policy.userAgent);
+    m_headers->setPlainText(headersText(policy.headers));
+    validateRequest();
 }
 
 void LimitsPanel::loadSettings(QSettings &settings) {
@@ -150,6 +235,17 @@ void LimitsPanel::loadSettings(QSettings &settings) {
     limits.maxRatePerSec = settings.value(QStringLiteral("maxRatePerSec"), limits.maxRatePerSec).toDouble();
     policy.maxRetries = settings.value(QStringLiteral("maxRetries"), policy.maxRetries).toInt();
     policy.totalTimeoutS = settings.value(QStringLiteral("totalTimeoutS"), policy.totalTimeoutS).toInt();
+    limits.adaptive = settings.value(QStringLiteral("adaptive"), limits.adaptive).toBool();
+    settings.endGroup();
+    // Settings are a file the user (or anyone) can edit: the same checks as typing apply.
+    settings.beginGroup(QStringLiteral("request"));
+    const QString agent = settings.value(QStringLiteral("userAgent")).toString();
+    if (userAgentError(agent).isEmpty())
+        policy.userAgent = agent;
+    const RequestHeadersParse headers =
+        parseRequestHeaders(settings.value(QStringLiteral("headers")).toString());
+    if (headers.error.isEmpty())
+        policy.headers = headers.headers;
     settings.endGroup();
     setValues(limits, policy);
 }
@@ -167,7 +263,16 @@ void LimitsPanel::saveSettings(QSettings &settings) const {
     settings.setValue(QStringLiteral("maxRatePerSec"), limits.maxRatePerSec);
     settings.setValue(QStringLiteral("maxRetries"), policy.maxRetries);
     settings.setValue(QStringLiteral("totalTimeoutS"), policy.totalTimeoutS);
+    settings.setValue(QStringLiteral("adaptive"), limits.adaptive);
     settings.endGroup();
+    // Invalid text on show is not saved over the last valid request settings.
+    if (parseRequestHeaders(m_headers->toPlainText()).error.isEmpty() &&
+        userAgentError(m_userAgent->text()).isEmpty()) {
+        settings.beginGroup(QStringLiteral("request"));
+        settings.setValue(QStringLiteral("userAgent"), policy.userAgent);
+        settings.setValue(QStringLiteral("headers"), headersText(policy.headers));
+        settings.endGroup();
+    }
 }
 
 } // namespace ui
