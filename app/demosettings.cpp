@@ -22,6 +22,15 @@ DemoSettings demoSettings(DemoSettings base, const QStringList &keep) {
     return base;
 }
 
+QHash<QString, QString> demoHostLabels(const QList<QPair<QString, QString>> &profiles) {
+    QHash<QString, QString> labels;
+    for (const auto &[host, name] : profiles) {
+        if (!host.isEmpty() && !name.isEmpty() && !labels.contains(host))
+            labels.insert(host, name);
+    }
+    return labels;
+}
+
 double demoScale() {
     bool ok = false;
     const double scale = qEnvironmentVariable("CRAWLSCOPE_DEMO_SCALE").toDouble(&ok);

@@ -23,14 +23,24 @@ int runWindowMode(int argc, char **argv, const crawl::CommandLineOptions &option
     // Created after the application (its sockets need the event loop) and before the window, so that it
     // outlives it: the window's engine may still talk to it while stopping.
     std::unique_ptr<testsite::DemoSite> site;
+    // Starts the demo site once (at launch with --demo, or from the empty window's button).
+    auto demoCrawl = [&site, options]() -> std::optional<ui::WindowStart::Crawl> {
+        if (!site)
+            site = std::make_unique<testsite::DemoSite>(demo::demoScale());
+        if (!site->isListening())
+            return std::nullopt;
+        const demo::DemoSettings settings =
+            demo::demoSettings({options.limits, options.policy}, options.explicitFlags);
+        QList<QPair<QString, QString>> profiles;
+        for (const testsite::DemoSite::Profile &profile : site->profiles())
+            profiles.append({profile.host, profile.name});
+        return ui::WindowStart::Crawl{site->urlList(), QObject::tr("built-in demo"), settings.limits,
+                                      settings.policy, demo::demoHostLabels(profiles)};
+    };
+    start.demo = demoCrawl;
     if (startDemo) {
-        site = std::make_unique<testsite::DemoSite>(demo::demoScale());
-        if (site->isListening()) {
-            const demo::DemoSettings settings =
-                demo::demoSettings({options.limits, options.policy}, options.explicitFlags);
-            start.crawl = ui::WindowStart::Crawl{site->urlList(), QObject::tr("built-in demo"),
-                                                 settings.limits, settings.policy};
-        } else {
+        start.crawl = demoCrawl();
+        if (!start.crawl) {
             start.warningTitle = QObject::tr("Demo unavailable");
             start.warning = QObject::tr("The demo site could not start: %1").arg(site->errorString());
         }

@@ -10,10 +10,13 @@
 #include "models/resultsmodel.h"
 #include "pages/actionicon.h"
 #include "pages/crawlstatusbar.h"
+#include "pages/emptystate.h"
+#include "pages/eventspage.h"
 #include "pages/hostspage.h"
 #include "pages/loadsummarybanner.h"
 #include "pages/mainactions.h"
 #include "pages/resultspage.h"
+#include "pages/thememenu.h"
 #include "status/exportfilename.h"
 #include "status/windowtitle.h"
 #include "widgets/limitspanel.h"
@@ -40,6 +43,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -81,6 +85,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_engine, &crawl::CrawlEngine::resultsReady, this, &MainWindow::onResults);
     connect(m_engine, &crawl::CrawlEngine::snapshotReady, this, &MainWindow::onSnapshot);
     connect(m_engine, &crawl::CrawlEngine::finished, this, &MainWindow::onFinished);
+    connect(m_engine, &crawl::CrawlEngine::hostBreakerChanged, this, &MainWindow::onBreakerEvent);
     connect(m_loader, &ListLoader::loaded, this, &MainWindow::onListLoaded);
     connect(m_loader, &ListLoader::progress, this,
             [this](qint64 bytes, qint64 total) { m_status->showTask(tr("Reading list %p%"), bytes, total); });
@@ -227,6 +232,13 @@ void MainWindow::createCentralWidgets() {
     m_tabs->addTab(m_hostsPage, tr("&Hosts"));
     m_tabs->addTab(m_failuresPage, tr("&Failures"));
     m_tabs->addTab(m_resultsPage, tr("&Results"));
+    m_eventsPage = new EventsPage;
+    m_tabs->addTab(m_eventsPage, tr("E&vents"));
+    m_tabs->setTabToolTip(3, tr("Hosts whose circuit breaker tripped or recovered, with the time"));
+    connect(m_eventsPage, &EventsPage::countChanged, m_tabs, [this](int count) {
+        m_tabs->setTabText(m_tabs->indexOf(m_eventsPage),
+                           count > 0 ? tr("E&vents (%1)").arg(count) : tr("E&vents"));
+    });
     m_tabs->setTabToolTip(0, tr("One row per host: state, in flight against its limit, counts, latency"));
     m_tabs->setTabToolTip(1, tr("URLs that did not end ok, with their reasons"));
     m_tabs->setTabToolTip(2, tr("Every finished URL"));
@@ -239,12 +251,18 @@ void MainWindow::createCentralWidgets() {
     m_mainSplitter->setStretchFactor(1, 3);
     m_mainSplitter->setChildrenCollapsible(false);
 
-    auto *central = new QWidget;
-    auto *layout = new QVBoxLayout(central);
+    auto *crawlViews = new QWidget;
+    auto *layout = new QVBoxLayout(crawlViews);
     layout->setContentsMargins(4, 4, 4, 0);
     layout->addWidget(m_banner);
     layout->addWidget(m_mainSplitter, 1);
-    setCentralWidget(central);
+
+    // Until a list is loaded the window says what to do instead of showing empty tables and charts.
+    m_emptyState = new EmptyState(m_actions->open, m_actions->paste);
+    m_centralStack = new QStackedWidget;
+    m_centralStack->addWidget(m_emptyState);
+    m_centralStack->addWidget(crawlViews);
+    setCentralWidget(m_centralStack);
 }
 
 void MainWindow::createViewMenu() {
@@ -269,6 +287,16 @@ void MainWindow::createViewMenu() {
             m_tabs->setCurrentWidget(m_failuresPage);
         currentResultsPage()->focusFilter();
     });
+    view->addSeparator();
+    m_themeMenu = new ThemeMenu(view);
+    view->addMenu(m_themeMenu);
+
+    // File > Open Recent, filled when it opens (a file may have gone since).
+    m_recentMenu = new QMenu(tr("Open &Recent"), this);
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    m_actions->fileMenu()->insertMenu(m_actions->paste, m_recentMenu);
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_actions->about);
 }
@@ -297,7 +325,12 @@ void MainWindow::pasteFromClipboard() {
 }
 
 void MainWindow::loadFile(const QString &path) {
-    QSettings().setValue(QStringLiteral("paths/lastFolder"), QFileInfo(path).absolutePath());
+    QSettings settings;
+    settings.setValue(QStringLiteral("paths/lastFolder"), QFileInfo(path).absolutePath());
+    if (!crawl::isActive(m_engine->state())) {
+        m_recent.add(path);
+        m_recent.save(settings);
+    }
     loadSource(crawl::InputSource::fromFile(path), QFileInfo(path).fileName());
 }
 
@@ -314,6 +347,7 @@ void MainWindow::loadSource(const crawl::InputSource &source, const QString &dis
     // Start works at once.
     m_input = source;
     m_inputName = displayName;
+    showCrawlViews();
     setWindowTitle(crawlWindowTitle(m_inputName, m_lastSnapshot));
     m_banner->showReading(displayName);
     m_status->showTask(tr("Reading list"), 0, 0);
@@ -368,6 +402,7 @@ void MainWindow::startCrawl() {
     m_hosts->clear();
     m_charts->clear();
     m_failuresPage->clearDetails();
+    m_eventsPage->clear();
     m_lastSnapshot = crawl::CrawlSnapshot{};
     m_status->clear();
     applyLimits();
@@ -472,6 +507,72 @@ void MainWindow::resetLimits() {
     applyFetchPolicy();
     saveLimits();
     statusBar()->showMessage(tr("Limits reset to the defaults"), 5'000);
+}
+
+void MainWindow::setHostLabels(const QHash<QString, QString> &labels) {
+    m_hosts->setHostLabels(labels);
+    m_charts->setHostLabels(labels);
+}
+
+void MainWindow::setDemoLauncher(std::function<void()> launch) {
+    m_emptyState->setDemoAvailable(bool(launch));
+    disconnect(m_demoConnection);
+    if (launch)
+        m_demoConnection = connect(m_emptyState, &EmptyState::demoRequested, this, std::move(launch));
+}
+
+void MainWindow::showCrawlViews() {
+    m_centralStack->setCurrentIndex(1);
+}
+
+void MainWindow::fillRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList paths = m_recent.paths();
+    bool anyMissing = false;
+    for (int i = 0; i < paths.size(); ++i) {
+        const QFileInfo info(paths[i]);
+        const bool missing = !info.isFile();
+        anyMissing = anyMissing || missing;
+        // "&1 urls.txt — /home/me/lists"; a file gone since shows greyed out.
+        QString text = tr("%1%2  —  %3")
+                           .arg(i < 9 ? QStringLiteral("&%1 ").arg(i + 1) : QString(), info.fileName(),
+                                QDir::toNativeSeparators(info.absolutePath()));
+        if (missing)
+            text += tr("  (missing)");
+        QAction *open = m_recentMenu->addAction(text);
+        open->setData(paths[i]);
+        open->setEnabled(!missing && !crawl::isActive(m_engine->state()));
+        connect(open, &QAction::triggered, this, [this, path = paths[i]] { loadFile(path); });
+    }
+    if (paths.isEmpty())
+        m_recentMenu->addAction(tr("No recent lists"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    QAction *removeMissing = m_recentMenu->addAction(tr("Remove Missing Files"));
+    removeMissing->setObjectName(QStringLiteral("recentRemoveMissing"));
+    removeMissing->setEnabled(anyMissing);
+    connect(removeMissing, &QAction::triggered, this, [this] {
+        m_recent.removeMissing();
+        QSettings settings;
+        m_recent.save(settings);
+    });
+    QAction *clear = m_recentMenu->addAction(tr("Clear Recent Lists"));
+    clear->setEnabled(!paths.isEmpty());
+    connect(clear, &QAction::triggered, this, [this] {
+        m_recent.clear();
+        QSettings settings;
+        m_recent.save(settings);
+    });
+}
+
+void MainWindow::onBreakerEvent(const crawl::BreakerEvent &event) {
+    // Non-modal: the status bar says it now, the Events tab keeps it, the charts mark the moment.
+    statusBar()->showMessage(crawl::breakerEventText(event), 15'000);
+    m_eventsPage->addBreakerEvent(event);
+    const bool bad =
+        event.kind == crawl::BreakerEvent::Kind::Tripped || event.kind == crawl::BreakerEvent::Kind::GaveUp;
+    m_charts->addMarker(ChartMarker{event.atMs > 0 ? event.atMs : QDateTime::currentMSecsSinceEpoch(),
+                                    crawl::breakerEventText(event),
+                                    bad ? QColor(0xd0, 0x34, 0x2c) : QColor(0x2e, 0x9d, 0x4f)});
 }
 
 void MainWindow::showStatusMessage(const QString &text, int timeoutMs) {
@@ -747,6 +848,7 @@ void MainWindow::readSettings() {
     m_resultsPage->clearSortIndicator();
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
     m_limits->loadSettings(settings);
+    m_recent.load(settings);
 }
 
 void MainWindow::writeSettings() const {

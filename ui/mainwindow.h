@@ -2,11 +2,13 @@
 
 #include "input/inputsource.h"
 #include "input/urllistreader.h"
+#include "model/breakerevent.h"
 #include "model/crawllimits.h"
 #include "model/crawlresult.h"
 #include "model/crawlsnapshot.h"
 #include "model/fetchpolicy.h"
 #include "models/retryselection.h"
+#include "settings/recentlists.h"
 
 #include <QHash>
 #include <QList>
@@ -14,10 +16,13 @@
 #include <QSet>
 #include <QTimer>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
+class QMenu;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 class QTextBrowser;
@@ -37,7 +42,10 @@ class HostsPage;
 class LimitsPanel;
 class ListLoader;
 class LoadSummaryBanner;
+class EmptyState;
+class EventsPage;
 class MainActions;
+class ThemeMenu;
 class ResultsModel;
 class ResultsPage;
 
@@ -72,6 +80,10 @@ public:
     void setLimits(const crawl::CrawlLimits &limits, const crawl::FetchPolicy &policy);
 
     void showStatusMessage(const QString &text, int timeoutMs = 10'000);
+    // Labels shown beside host addresses in the Hosts table and the charts (the demo's personalities).
+    void setHostLabels(const QHash<QString, QString> &labels);
+    // The empty window offers "Run the Demo" when the application can run it.
+    void setDemoLauncher(std::function<void()> launch);
     // Sets the panel's limits (and the engine's) to the defaults and saves them, as the panel's Reset does.
     void resetLimits();
 
@@ -82,6 +94,9 @@ public:
     QTableView *failuresView() const;
     QTableView *resultsView() const;
     HostsPage *hostsPage() const { return m_hostsPage; }
+    EventsPage *eventsPage() const { return m_eventsPage; }
+    ThemeMenu *themeMenu() const { return m_themeMenu; }
+    QMenu *recentMenu() const { return m_recentMenu; }
     ResultsPage *failuresPage() const { return m_failuresPage; }
     ResultsPage *resultsPage() const { return m_resultsPage; }
     LimitsPanel *limitsPanel() const { return m_limits; }
@@ -119,6 +134,9 @@ private:
     void onFinished(const crawl::CrawlSummary &summary);
     void onListLoaded(const crawl::InputSource &source, const crawl::UrlListScan &scan);
     void onExportFinished(bool ok, const QString &path, qint64 rows, const QString &error);
+    void onBreakerEvent(const crawl::BreakerEvent &event);
+    void fillRecentMenu();
+    void showCrawlViews(); // instead of the empty state
 
     void applyLimits();
     void applyFetchPolicy();
@@ -145,6 +163,13 @@ private:
     ResultsPage *m_resultsPage = nullptr;
     LoadSummaryBanner *m_banner = nullptr;
     CrawlStatusBar *m_status = nullptr;
+    EventsPage *m_eventsPage = nullptr;
+    ThemeMenu *m_themeMenu = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    EmptyState *m_emptyState = nullptr;
+    QStackedWidget *m_centralStack = nullptr;
+    RecentLists m_recent;
+    QMetaObject::Connection m_demoConnection;
 
     std::optional<crawl::InputSource> m_input;
     QString m_inputName;

@@ -26,19 +26,36 @@ int runWindow(const WindowStart &start) {
     return QApplication::exec();
 }
 
+namespace {
+
+void startHandedCrawl(MainWindow &window, const WindowStart::Crawl &crawl) {
+    // The crawl's own limits, for this session only: setLimits() does not save them.
+    window.setLimits(crawl.limits, crawl.policy);
+    window.setHostLabels(crawl.hostLabels);
+    window.loadText(crawl.list, crawl.name);
+    window.startCrawl();
+    window.showStatusMessage(
+        QObject::tr("The demo crawls with its own limits; your saved limits are kept "
+                    "for your own lists (Reset in the Limits panel restores the defaults)"));
+}
+
+} // namespace
+
 void applyWindowStart(MainWindow &window, const WindowStart &start) {
+    if (start.demo) {
+        window.setDemoLauncher([&window, demo = start.demo] {
+            if (const std::optional<WindowStart::Crawl> crawl = demo())
+                startHandedCrawl(window, *crawl);
+            else
+                window.showStatusMessage(QObject::tr("The demo site could not start"));
+        });
+    }
     if (!start.warning.isEmpty()) {
         QMessageBox::warning(&window, start.warningTitle, start.warning);
         return;
     }
     if (start.crawl) {
-        // The crawl's own limits, for this session only: setLimits() does not save them.
-        window.setLimits(start.crawl->limits, start.crawl->policy);
-        window.loadText(start.crawl->list, start.crawl->name);
-        window.startCrawl();
-        window.showStatusMessage(
-            QObject::tr("The demo crawls with its own limits; your saved limits are kept "
-                        "for your own lists (Reset in the Limits panel restores the defaults)"));
+        startHandedCrawl(window, *start.crawl);
         return;
     }
     if (!start.limitFlags.isEmpty()) {

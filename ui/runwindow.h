@@ -4,9 +4,11 @@
 #include "model/fetchpolicy.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace ui {
@@ -20,10 +22,13 @@ struct WindowStart {
         QString name;    // what the window calls the list
         crawl::CrawlLimits limits;
         crawl::FetchPolicy policy;
+        QHash<QString, QString> hostLabels; // "127.0.0.3:4242" -> "slow": shown beside the addresses
     };
 
     QString fileToOpen; // opened, not crawled
     std::optional<Crawl> crawl;
+    // Starts the built-in demo on demand (the empty window's "Run the Demo"); nullopt if it cannot.
+    std::function<std::optional<Crawl>()> demo;
     // Limit flags typed on the command line ("per-host", …) and their parsed values: they win over the
     // saved limits for this session (and are not saved). Ignored with `crawl`, whose limits include them.
     QStringList limitFlags;

@@ -161,8 +161,26 @@ void ChartsPanel::clear() {
     m_palette.clear();
     m_shown.clear();
     m_firstMs = m_lastMs = 0;
+    m_markers.clear();
     m_dirty = true;
     flush();
+}
+
+void ChartsPanel::addMarker(const ChartMarker &marker) {
+    m_markers.append(marker);
+    if (m_markers.size() > kMaxMarkers)
+        m_markers.remove(0, m_markers.size() - kMaxMarkers);
+    m_dirty = true;
+}
+
+void ChartsPanel::setHostLabels(const QHash<QString, QString> &labels) {
+    m_hostLabels = labels;
+    m_dirty = true;
+}
+
+QString ChartsPanel::hostTitle(const QString &host) const {
+    const QString label = m_hostLabels.value(host);
+    return label.isEmpty() ? host : tr("%1 · %2").arg(host, label);
 }
 
 void ChartsPanel::addSnapshot(const crawl::CrawlSnapshot &snapshot, qint64 nowMs) {
@@ -223,7 +241,7 @@ void ChartsPanel::fillHostMenu() {
     for (const QString &host : hosts) {
         QPixmap swatch(12, 12);
         swatch.fill(m_palette.colorFor(host));
-        QAction *action = menu->addAction(QIcon(swatch), host);
+        QAction *action = menu->addAction(QIcon(swatch), hostTitle(host));
         action->setCheckable(true);
         action->setChecked(m_shown.contains(host));
         connect(action, &QAction::toggled, this, [this, host](bool on) {
@@ -261,7 +279,7 @@ void ChartsPanel::flush() {
         const QString host = m_shown[i];
         m_inFlight->setColor(i + 1, m_palette.colorFor(host));
         // Full names (the legend cuts a long one at its end): the host is what tells two lines apart.
-        m_inFlight->setSegments(i + 1, host,
+        m_inFlight->setSegments(i + 1, hostTitle(host),
                                 segments([host](const ChartBin &b) { return b.hostInFlight.value(host); }));
     }
     m_latency->setSegments(0, tr("p99"), segments([](const ChartBin &b) { return latency(b.p99Ms); }));
@@ -281,8 +299,10 @@ void ChartsPanel::flush() {
     int ticks = 6;
     for (const TimeSeriesChart *chart : {m_inFlight, m_latency, m_throughput})
         ticks = std::min(ticks, chart->ticksForWidth());
-    for (TimeSeriesChart *chart : {m_inFlight, m_latency, m_throughput})
+    for (TimeSeriesChart *chart : {m_inFlight, m_latency, m_throughput}) {
         chart->setTimeRange(from, to, ticks);
+        chart->setMarkers(m_markers);
+    }
 }
 
 } // namespace ui

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "charts/chartbin.h"
+#include "charts/chartmarker.h"
 #include "charts/hostpalette.h"
 #include "charts/resultbreakdown.h"
 #include "charts/ringbuffer.h"
 #include "charts/snapshotbinner.h"
 #include "model/crawlsnapshot.h"
 
+#include <QHash>
 #include <QStringList>
 #include <QTimer>
 #include <QWidget>
@@ -28,6 +30,7 @@ class ChartsPanel : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kMaxHostLines = 10;
+    static constexpr int kMaxMarkers = 100;
 
     explicit ChartsPanel(QWidget *parent = nullptr);
 
@@ -42,6 +45,12 @@ public:
     void setBusiestCount(int count);
     void setPickedHosts(const QStringList &hosts); // empty: back to the busiest
     QStringList shownHosts() const { return m_shown; }
+    // A moment to mark on the three time charts (a breaker trip or recovery); the newest kMaxMarkers stay.
+    void addMarker(const ChartMarker &marker);
+    const QList<ChartMarker> &markers() const { return m_markers; }
+    // Labels shown beside host names in the legend and the host picker ("127.0.0.3:4242 · slow").
+    void setHostLabels(const QHash<QString, QString> &labels);
+    QString hostTitle(const QString &host) const;
     void flush(); // redraw now (the timer calls it; tests and screenshots may too)
 
     // The colours of the host lines; the Hosts table shows the same colour beside each host.
@@ -80,6 +89,8 @@ private:
     bool m_breakdownDirty = false;
     QStringList m_picked; // chosen by the user; empty: the busiest
     QStringList m_shown;  // drawn at the last flush
+    QList<ChartMarker> m_markers;
+    QHash<QString, QString> m_hostLabels;
 };
 
 } // namespace ui

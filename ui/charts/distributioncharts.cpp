@@ -1,6 +1,7 @@
 #include "charts/distributioncharts.h"
 
 #include "charts/chartimage.h"
+#include "charts/chartpalette.h"
 #include "charts/niceaxis.h"
 
 #include <QBarCategoryAxis>
@@ -121,6 +122,8 @@ DistributionCharts::DistributionCharts(QWidget *parent)
     stacked->attachAxis(m_statusAxis);
     m_statusView->setChart(status);
     m_statusView->setRenderHint(QPainter::Antialiasing);
+    applyChartPalette(m_histogramView->chart(), palette());
+    applyChartPalette(m_statusView->chart(), palette());
     m_statusView->setToolTip(
         tr("Finished URLs by final status, overall and for the hosts with the most results; "
            "cancelled URLs are not counted"));
@@ -194,6 +197,14 @@ void DistributionCharts::setBreakdown(const ResultBreakdown &breakdown) {
         widest = std::max(widest, double(total));
     }
     setNiceRange(m_statusAxis, widest);
+}
+
+void DistributionCharts::changeEvent(QEvent *event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyChartPalette(m_histogramView->chart(), palette());
+        applyChartPalette(m_statusView->chart(), palette());
+    }
 }
 
 } // namespace ui

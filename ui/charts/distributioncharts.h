@@ -29,6 +29,9 @@ public:
     QBarSet *statusSet(StatusClass cls) const { return m_status[size_t(cls)]; }
     QStringList statusRows() const; // "all hosts", then the hosts, top to bottom
 
+protected:
+    void changeEvent(QEvent *event) override; // a new palette (dark theme): the charts' frames follow
+
 private:
     QChartView *m_histogramView;
     QChartView *m_statusView;

@@ -1,6 +1,7 @@
 #include "charts/timeserieschart.h"
 
 #include "charts/chartimage.h"
+#include "charts/chartpalette.h"
 #include "charts/niceaxis.h"
 
 #include <QChart>
@@ -87,6 +88,10 @@ TimeSeriesChart::TimeSeriesChart(const QString &title, const QString &valueLabel
     m_readout->hide();
 
     setChart(chart);
+    // Markers follow the time axis and the plot area (a resize, a new range).
+    connect(chart, &QChart::plotAreaChanged, this, &TimeSeriesChart::placeMarkers);
+    connect(m_timeAxis, &QDateTimeAxis::rangeChanged, this, &TimeSeriesChart::placeMarkers);
+    applyPalette();
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(220, 160);
     setMouseTracking(true);
@@ -310,6 +315,60 @@ void TimeSeriesChart::resizeEvent(QResizeEvent *event) {
     m_readout->hide();
     m_cursor->hide();
     QChartView::resizeEvent(event);
+}
+
+void TimeSeriesChart::changeEvent(QEvent *event) {
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
+}
+
+void TimeSeriesChart::applyPalette() {
+    applyChartPalette(chart(), palette());
+    m_readout->setBrush(palette().color(QPalette::Text));
+}
+
+void TimeSeriesChart::setMarkers(const QList<ChartMarker> &markers) {
+    if (markers == m_markers)
+        return;
+    m_markers = markers;
+    while (m_markerItems.size() < m_markers.size()) {
+        auto *item = new QGraphicsLineItem(chart());
+        item->setZValue(15); // over the lines, under the readout
+        m_markerItems.append(item);
+    }
+    for (qsizetype i = 0; i < m_markerItems.size(); ++i) {
+        if (i < m_markers.size()) {
+            m_markerItems[i]->setPen(QPen(m_markers[i].color, 1.5, Qt::DashDotLine));
+            m_markerItems[i]->setToolTip(m_markers[i].label);
+        }
+    }
+    placeMarkers();
+}
+
+void TimeSeriesChart::placeMarkers() {
+    const QRectF plot = chart()->plotArea();
+    const qint64 from = m_timeAxis->min().toMSecsSinceEpoch();
+    const qint64 to = m_timeAxis->max().toMSecsSinceEpoch();
+    for (qsizetype i = 0; i < m_markerItems.size(); ++i) {
+        QGraphicsLineItem *item = m_markerItems[i];
+        if (i >= m_markers.size() || m_markers[i].atMs < from || m_markers[i].atMs > to || to <= from) {
+            item->hide();
+            continue;
+        }
+        const qreal x = plot.left() + plot.width() * qreal(m_markers[i].atMs - from) / qreal(to - from);
+        item->setLine(x, plot.top(), x, plot.bottom());
+        item->show();
+    }
+}
+
+QList<qreal> TimeSeriesChart::drawnMarkerPositions() const {
+    QList<qreal> positions;
+    for (const QGraphicsLineItem *item : m_markerItems) {
+        if (item->isVisible())
+            positions.append(mapFromScene(item->mapToScene(item->line().p1())).x());
+    }
+    return positions;
 }
 
 void TimeSeriesChart::contextMenuEvent(QContextMenuEvent *event) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "charts/chartmarker.h"
+
 #include <QChartView>
 #include <QList>
 #include <QPointF>
@@ -51,6 +53,11 @@ public:
     Segments segments(int line) const;
     // "12:04:31  p50 20 ms · p95 80 ms": each shown line's value nearest to `ms`, empty if none is close.
     QString readoutAt(qint64 ms) const;
+    // Vertical lines across the plot at these moments (those outside the time range are not drawn).
+    void setMarkers(const QList<ChartMarker> &markers);
+    const QList<ChartMarker> &markers() const { return m_markers; }
+    // The x position in the view of each marker drawn now (for tests and screenshots).
+    QList<qreal> drawnMarkerPositions() const;
     // PNG (or anything QImage writes) by suffix; ".svg" as a vector drawing. False with a reason.
     bool saveImage(const QString &path, QString *error = nullptr);
 
@@ -59,6 +66,7 @@ protected:
     void leaveEvent(QEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     struct Line {
@@ -70,6 +78,8 @@ private:
     void ensurePieces(int line, qsizetype count);
     void attach(QLineSeries *series);
     void showReadout(const QPointF &viewPos);
+    void placeMarkers();
+    void applyPalette();
 
     QList<Line> m_lines;
     QDateTimeAxis *m_timeAxis;
@@ -81,6 +91,8 @@ private:
     double m_valueFloor = 1.0;
     QString m_unit;
     qint64 m_toleranceMs = 1000;
+    QList<ChartMarker> m_markers;
+    QList<QGraphicsLineItem *> m_markerItems; // pooled: one per marker
 };
 
 } // namespace ui

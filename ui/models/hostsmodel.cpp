@@ -147,8 +147,12 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case HostColumn:
-            return h.overridden ? tr("%1  · override").arg(h.host) : h.host;
+        case HostColumn: {
+            QString text = h.host;
+            if (const QString label = m_labels.value(h.host); !label.isEmpty())
+                text += tr("  · %1").arg(label);
+            return h.overridden ? tr("%1  · override").arg(text) : text;
+        }
         case StateColumn:
             return status(index.row()).text;
         case InFlightColumn:
@@ -272,6 +276,12 @@ void HostsModel::clear() {
     m_skipped.clear();
     m_crawlState = crawl::CrawlState::Idle;
     endResetModel();
+}
+
+void HostsModel::setHostLabels(const QHash<QString, QString> &labels) {
+    m_labels = labels;
+    if (!m_hosts.isEmpty())
+        Q_EMIT dataChanged(index(0, HostColumn), index(rowCount() - 1, HostColumn), {Qt::DisplayRole});
 }
 
 } // namespace ui

@@ -61,6 +61,8 @@ public:
     HostStatus status(int row) const;
     // The charts' host colours: each host shows its line's colour as a swatch (DecorationRole).
     void setHostPalette(HostPalette *palette) { m_palette = palette; }
+    // Shown beside a host's address: what the host is ("slow", "rate-limited"; the demo labels its hosts).
+    void setHostLabels(const QHash<QString, QString> &labels);
 
 private:
     // SortRole: numbers that sort naturally; the counts also display as these.
@@ -72,6 +74,7 @@ private:
     crawl::CrawlState m_crawlState = crawl::CrawlState::Idle;
     qint64 m_nowMs = 0;
     HostPalette *m_palette = nullptr; // not owned
+    QHash<QString, QString> m_labels;
 };
 
 } // namespace ui

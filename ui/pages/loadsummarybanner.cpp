@@ -1,5 +1,8 @@
 #include "pages/loadsummarybanner.h"
 
+#include "settings/windowtheme.h"
+
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -19,8 +22,7 @@ LoadSummaryBanner::LoadSummaryBanner(QWidget *parent)
     : QFrame(parent)
     , m_text(new QLabel(this)) {
     setObjectName(QStringLiteral("loadSummary"));
-    setStyleSheet(QStringLiteral("#loadSummary { background: #eef4fb; border: 1px solid #b9d0ea; "
-                                 "border-radius: 3px; }"));
+    applyPalette();
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 4, 4, 4);
     m_text->setTextFormat(Qt::RichText);
@@ -34,6 +36,24 @@ LoadSummaryBanner::LoadSummaryBanner(QWidget *parent)
     layout->addWidget(m_text, 1);
     layout->addWidget(close, 0, Qt::AlignTop);
     hide();
+}
+
+void LoadSummaryBanner::changeEvent(QEvent *event) {
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
+}
+
+void LoadSummaryBanner::applyPalette() {
+    // A pale blue note on a light window, a deep blue one on a dark window.
+    const bool dark = isDarkPalette(palette());
+    const QString sheet =
+        dark ? QStringLiteral("#loadSummary { background: #1d2a3a; border: 1px solid #35506e; "
+                              "border-radius: 3px; }")
+             : QStringLiteral("#loadSummary { background: #eef4fb; border: 1px solid #b9d0ea; "
+                              "border-radius: 3px; }");
+    if (styleSheet() != sheet) // a style sheet change can itself send a palette change
+        setStyleSheet(sheet);
 }
 
 void LoadSummaryBanner::showReading(const QString &listName) {

@@ -18,7 +18,12 @@ public:
     void showReading(const QString &listName);
     void showScan(const QString &listName, const crawl::UrlListScan &scan);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void applyPalette();
+
     QLabel *m_text;
 };
 
