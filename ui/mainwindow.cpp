@@ -290,6 +290,8 @@ void MainWindow::createViewMenu() {
     view->addSeparator();
     m_themeMenu = new ThemeMenu(view);
     view->addMenu(m_themeMenu);
+    connect(m_themeMenu, &ThemeMenu::themeChanged, m_banner, &LoadSummaryBanner::applyPalette);
+    m_banner->applyPalette(); // the saved theme was applied after the banner was made
 
     // File > Open Recent, filled when it opens (a file may have gone since).
     m_recentMenu = new QMenu(tr("Open &Recent"), this);

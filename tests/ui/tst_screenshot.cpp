@@ -10,6 +10,7 @@
 #include "mainwindow.h"
 #include "models/hostsmodel.h"
 #include "models/resultsmodel.h"
+#include "pages/thememenu.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -59,6 +60,10 @@ private Q_SLOTS:
         // The demo's own settings, as crawlscope --demo uses them.
         const demo::DemoSettings settings = demo::demoSettings({});
         window.setLimits(settings.limits, settings.policy);
+        QList<QPair<QString, QString>> profiles;
+        for (const testsite::DemoSite::Profile &profile : demo.profiles())
+            profiles.append({profile.host, profile.name});
+        window.setHostLabels(demo::demoHostLabels(profiles));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
@@ -110,6 +115,13 @@ private Q_SLOTS:
         window.tabs()->setCurrentIndex(2);
         QTest::qWait(0);
         QVERIFY(window.grab().save(stem + QStringLiteral("-results.png")));
+        // And the hosts and charts in the dark theme: NAME-dark.png.
+        window.tabs()->setCurrentIndex(0);
+        window.themeMenu()->setTheme(ui::WindowTheme::Dark);
+        window.chartsPanel()->flush();
+        QTest::qWait(0);
+        QVERIFY(window.grab().save(stem + QStringLiteral("-dark.png")));
+        window.themeMenu()->setTheme(ui::WindowTheme::System);
     }
 };
 

@@ -2,6 +2,7 @@
 
 #include "settings/windowtheme.h"
 
+#include <QApplication>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -40,13 +41,14 @@ LoadSummaryBanner::LoadSummaryBanner(QWidget *parent)
 
 void LoadSummaryBanner::changeEvent(QEvent *event) {
     QFrame::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
+    // A widget with a style sheet keeps its own palette: the application's change arrives as its own event.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
         applyPalette();
 }
 
 void LoadSummaryBanner::applyPalette() {
     // A pale blue note on a light window, a deep blue one on a dark window.
-    const bool dark = isDarkPalette(palette());
+    const bool dark = isDarkPalette(QApplication::palette());
     const QString sheet =
         dark ? QStringLiteral("#loadSummary { background: #1d2a3a; border: 1px solid #35506e; "
                               "border-radius: 3px; }")

@@ -17,13 +17,14 @@ public:
 
     void showReading(const QString &listName);
     void showScan(const QString &listName, const crawl::UrlListScan &scan);
+    // Picks its colours for the application's palette (light or dark). A style sheet pins a widget's own
+    // palette, so a theme change does not always reach it as an event: the window calls this too.
+    void applyPalette();
 
 protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    void applyPalette();
-
     QLabel *m_text;
 };
 

@@ -58,6 +58,7 @@ void ThemeMenu::apply(WindowTheme theme) {
                                                            : systemPalette();
     if (QApplication::palette() != palette)
         QApplication::setPalette(palette);
+    Q_EMIT themeChanged(theme);
 }
 
 } // namespace ui

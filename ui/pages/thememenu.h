@@ -19,6 +19,9 @@ public:
     void setTheme(WindowTheme theme); // applies and saves
     QAction *actionFor(WindowTheme theme) const;
 
+Q_SIGNALS:
+    void themeChanged(WindowTheme theme);
+
 private:
     void apply(WindowTheme theme);
 

@@ -27,7 +27,11 @@ void InFlightBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &o
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setPen(Qt::NoPen);
-    painter->setBrush(QColor(0xe3, 0xe8, 0xee));
+    // The empty part of the bar: a shade between the cell and its text, light or dark theme alike.
+    const QColor base = option.palette.color(QPalette::Base);
+    const QColor ink = option.palette.color(QPalette::Text);
+    painter->setBrush(QColor((base.red() * 5 + ink.red()) / 6, (base.green() * 5 + ink.green()) / 6,
+                             (base.blue() * 5 + ink.blue()) / 6));
     painter->drawRoundedRect(track, 3, 3);
     if (fraction > 0) {
         QRect bar = track;
