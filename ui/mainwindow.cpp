@@ -15,6 +15,7 @@
 #include "pages/hostspage.h"
 #include "pages/loadsummarybanner.h"
 #include "pages/mainactions.h"
+#include "pages/recentmenu.h"
 #include "pages/resultspage.h"
 #include "pages/thememenu.h"
 #include "status/exportfilename.h"
@@ -293,11 +294,9 @@ void MainWindow::createViewMenu() {
     connect(m_themeMenu, &ThemeMenu::themeChanged, m_banner, &LoadSummaryBanner::applyPalette);
     m_banner->applyPalette(); // the saved theme was applied after the banner was made
 
-    // File > Open Recent, filled when it opens (a file may have gone since).
-    m_recentMenu = new QMenu(tr("Open &Recent"), this);
-    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    m_recentMenu = new RecentMenu(this);
     m_actions->fileMenu()->insertMenu(m_actions->paste, m_recentMenu);
-    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    connect(m_recentMenu, &RecentMenu::openRequested, this, &MainWindow::loadFile);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_actions->about);
@@ -329,10 +328,8 @@ void MainWindow::pasteFromClipboard() {
 void MainWindow::loadFile(const QString &path) {
     QSettings settings;
     settings.setValue(QStringLiteral("paths/lastFolder"), QFileInfo(path).absolutePath());
-    if (!crawl::isActive(m_engine->state())) {
-        m_recent.add(path);
-        m_recent.save(settings);
-    }
+    if (!crawl::isActive(m_engine->state()))
+        m_recentMenu->add(path);
     loadSource(crawl::InputSource::fromFile(path), QFileInfo(path).fileName());
 }
 
@@ -527,45 +524,6 @@ void MainWindow::showCrawlViews() {
     m_centralStack->setCurrentIndex(1);
 }
 
-void MainWindow::fillRecentMenu() {
-    m_recentMenu->clear();
-    const QStringList paths = m_recent.paths();
-    bool anyMissing = false;
-    for (int i = 0; i < paths.size(); ++i) {
-        const QFileInfo info(paths[i]);
-        const bool missing = !info.isFile();
-        anyMissing = anyMissing || missing;
-        // "&1 urls.txt — /home/me/lists"; a file gone since shows greyed out.
-        QString text = tr("%1%2  —  %3")
-                           .arg(i < 9 ? QStringLiteral("&%1 ").arg(i + 1) : QString(), info.fileName(),
-                                QDir::toNativeSeparators(info.absolutePath()));
-        if (missing)
-            text += tr("  (missing)");
-        QAction *open = m_recentMenu->addAction(text);
-        open->setData(paths[i]);
-        open->setEnabled(!missing && !crawl::isActive(m_engine->state()));
-        connect(open, &QAction::triggered, this, [this, path = paths[i]] { loadFile(path); });
-    }
-    if (paths.isEmpty())
-        m_recentMenu->addAction(tr("No recent lists"))->setEnabled(false);
-    m_recentMenu->addSeparator();
-    QAction *removeMissing = m_recentMenu->addAction(tr("Remove Missing Files"));
-    removeMissing->setObjectName(QStringLiteral("recentRemoveMissing"));
-    removeMissing->setEnabled(anyMissing);
-    connect(removeMissing, &QAction::triggered, this, [this] {
-        m_recent.removeMissing();
-        QSettings settings;
-        m_recent.save(settings);
-    });
-    QAction *clear = m_recentMenu->addAction(tr("Clear Recent Lists"));
-    clear->setEnabled(!paths.isEmpty());
-    connect(clear, &QAction::triggered, this, [this] {
-        m_recent.clear();
-        QSettings settings;
-        m_recent.save(settings);
-    });
-}
-
 void MainWindow::onBreakerEvent(const crawl::BreakerEvent &event) {
     // Non-modal: the status bar says it now, the Events tab keeps it, the charts mark the moment.
     statusBar()->showMessage(crawl::breakerEventText(event), 15'000);
@@ -680,6 +638,7 @@ void MainWindow::updateActions() {
     m_actions->open->setEnabled(!active);
     m_actions->paste->setEnabled(!active);
     m_actions->start->setEnabled(!active);
+    m_recentMenu->setOpenEnabled(!active);
     m_actions->pause->setEnabled(state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused);
     m_actions->setPauseShowsResume(state == crawl::CrawlState::Paused);
     m_actions->stop->setEnabled(state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused);
@@ -850,7 +809,6 @@ void MainWindow::readSettings() {
     m_resultsPage->clearSortIndicator();
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
     m_limits->loadSettings(settings);
-    m_recent.load(settings);
 }
 
 void MainWindow::writeSettings() const {

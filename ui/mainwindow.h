@@ -8,7 +8,6 @@
 #include "model/crawlsnapshot.h"
 #include "model/fetchpolicy.h"
 #include "models/retryselection.h"
-#include "settings/recentlists.h"
 
 #include <QHash>
 #include <QList>
@@ -45,6 +44,7 @@ class LoadSummaryBanner;
 class EmptyState;
 class EventsPage;
 class MainActions;
+class RecentMenu;
 class ThemeMenu;
 class ResultsModel;
 class ResultsPage;
@@ -96,7 +96,7 @@ public:
     HostsPage *hostsPage() const { return m_hostsPage; }
     EventsPage *eventsPage() const { return m_eventsPage; }
     ThemeMenu *themeMenu() const { return m_themeMenu; }
-    QMenu *recentMenu() const { return m_recentMenu; }
+    RecentMenu *recentMenu() const { return m_recentMenu; }
     ResultsPage *failuresPage() const { return m_failuresPage; }
     ResultsPage *resultsPage() const { return m_resultsPage; }
     LimitsPanel *limitsPanel() const { return m_limits; }
@@ -135,7 +135,6 @@ private:
     void onListLoaded(const crawl::InputSource &source, const crawl::UrlListScan &scan);
     void onExportFinished(bool ok, const QString &path, qint64 rows, const QString &error);
     void onBreakerEvent(const crawl::BreakerEvent &event);
-    void fillRecentMenu();
     void showCrawlViews(); // instead of the empty state
 
     void applyLimits();
@@ -165,10 +164,9 @@ private:
     CrawlStatusBar *m_status = nullptr;
     EventsPage *m_eventsPage = nullptr;
     ThemeMenu *m_themeMenu = nullptr;
-    QMenu *m_recentMenu = nullptr;
+    RecentMenu *m_recentMenu = nullptr;
     EmptyState *m_emptyState = nullptr;
     QStackedWidget *m_centralStack = nullptr;
-    RecentLists m_recent;
     QMetaObject::Connection m_demoConnection;
 
     std::optional<crawl::InputSource> m_input;

@@ -12,6 +12,7 @@
 #include "models/hostsmodel.h"
 #include "pages/emptystate.h"
 #include "pages/eventspage.h"
+#include "pages/recentmenu.h"
 #include "pages/thememenu.h"
 #include "runwindow.h"
 #include "settings/recentlists.h"

@@ -1,13 +1,14 @@
 #include "pages/resultspage.h"
 
 #include "model/outcome.h"
-#include "models/resultfacets.h"
 #include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
 #include "models/resultstore.h"
 #include "models/rowclipboard.h"
 #include "pages/tablesetup.h"
 #include "widgets/elidingdelegate.h"
+#include "widgets/hostfilterbutton.h"
+#include "widgets/statusfilterbutton.h"
 
 #include <QAction>
 #include <QApplication>
@@ -185,8 +186,12 @@ QWidget *ResultsPage::makeFilterBar() {
     count->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     layout->addWidget(text, 1);
     layout->addWidget(outcome);
-    layout->addWidget(makeStatusFilter(bar));
-    layout->addWidget(makeHostFilter(bar));
+    auto *status = new StatusFilterButton(m_filter, bar);
+    status->setObjectName(failures ? QStringLiteral("failuresStatus") : QStringLiteral("resultsStatus"));
+    auto *hosts = new HostFilterButton(m_filter, bar);
+    hosts->setObjectName(failures ? QStringLiteral("failuresHost") : QStringLiteral("resultsHost"));
+    layout->addWidget(status);
+    layout->addWidget(hosts);
     layout->addWidget(count);
 
     // Filtering a million rows takes a moment: wait until typing pauses.
@@ -201,132 +206,6 @@ QWidget *ResultsPage::makeFilterBar() {
     updateCount();
     m_filterEdit = text;
     return bar;
-}
-
-// Statuses by class and exact code, each with its count (counted when the menu opens).
-QToolButton *ResultsPage::makeStatusFilter(QWidget *bar) {
-    const bool failures = m_kind == Kind::Failures;
-    auto *button = new QToolButton(bar);
-    button->setObjectName(failures ? QStringLiteral("failuresStatus") : QStringLiteral("resultsStatus"));
-    button->setToolTip(tr("Show only some HTTP statuses: a whole class (4xx) or exact codes (404)"));
-    button->setPopupMode(QToolButton::InstantPopup);
-    button->setText(tr("All statuses"));
-    auto *menu = new QMenu(button);
-    button->setMenu(menu);
-    ResultFilterSortModel *model = m_filter;
-    auto apply = [model, button](const StatusFilter &filter) {
-        model->setStatusFilter(filter);
-        button->setText(filter.showsAll()       ? tr("All statuses")
-                        : filter.showsNothing() ? tr("No statuses")
-                                                : tr("Some statuses"));
-    };
-    connect(menu, &QMenu::aboutToShow, button, [this, menu, model, apply] {
-        menu->clear();
-        const ResultFacets facets = ResultFacets::count(m_results->store(), m_kind == Kind::Failures);
-        const StatusFilter current = model->statusFilter();
-        for (int statusClass = 0; statusClass < StatusFilter::kClassCount; ++statusClass) {
-            qint64 classCount = 0;
-            QList<int> codes;
-            for (auto it = facets.statuses.cbegin(); it != facets.statuses.cend(); ++it) {
-                if (StatusFilter::classOf(it.key()) == statusClass) {
-                    classCount += it.value();
-                    codes.append(it.key());
-                }
-            }
-            if (classCount == 0 && current.classState(statusClass) == StatusFilter::ClassState::Shown)
-                continue; // nothing of this class yet, and nothing of it hidden
-            const StatusFilter::ClassState state = current.classState(statusClass);
-            QAction *whole = menu->addAction(
-                tr("%1 (%2)%3")
-                    .arg(StatusFilter::className(statusClass), number(classCount),
-                         state == StatusFilter::ClassState::Partly ? tr(" · some") : QString()));
-            whole->setCheckable(true);
-            whole->setChecked(state != StatusFilter::ClassState::Hidden);
-            connect(whole, &QAction::triggered, model, [model, statusClass, apply](bool on) {
-                StatusFilter filter = model->statusFilter();
-                filter.setClass(statusClass, on);
-                apply(filter);
-            });
-            if (statusClass == StatusFilter::kNoResponseClass)
-                continue; // one "code" only
-            for (const int code : std::as_const(codes)) {
-                QAction *exact = menu->addAction(
-                    QStringLiteral("    %1 (%2)").arg(code).arg(number(facets.statuses.value(code))));
-                exact->setCheckable(true);
-                exact->setChecked(current.accepts(code));
-                exact->setData(code);
-                connect(exact, &QAction::triggered, model, [model, code, apply](bool on) {
-                    StatusFilter filter = model->statusFilter();
-                    filter.setCode(code, on);
-                    apply(filter);
-                });
-            }
-        }
-        menu->addSeparator();
-        QAction *only = menu->addAction(tr("Only Errors (4xx and 5xx)"));
-        connect(only, &QAction::triggered, model, [apply] {
-            StatusFilter filter;
-            for (int statusClass = 0; statusClass < StatusFilter::kClassCount; ++statusClass)
-                filter.setClass(statusClass, statusClass >= 4);
-            apply(filter);
-        });
-        QAction *all = menu->addAction(tr("Show All"));
-        connect(all, &QAction::triggered, model, [apply] { apply(StatusFilter{}); });
-    });
-    return button;
-}
-
-// Hosts, busiest first, each with its count; several may be ticked.
-QToolButton *ResultsPage::makeHostFilter(QWidget *bar) {
-    const bool failures = m_kind == Kind::Failures;
-    auto *button = new QToolButton(bar);
-    button->setObjectName(failures ? QStringLiteral("failuresHost") : QStringLiteral("resultsHost"));
-    button->setToolTip(tr("Show only some hosts"));
-    button->setPopupMode(QToolButton::InstantPopup);
-    button->setText(tr("All hosts"));
-    auto *menu = new QMenu(button);
-    button->setMenu(menu);
-    ResultFilterSortModel *model = m_filter;
-    auto apply = [model, button](const HostFilter &filter, int shownOfListed, const QString &onlyOne) {
-        model->setHostFilter(filter);
-        button->setText(filter.showsAll()    ? tr("All hosts")
-                        : !onlyOne.isEmpty() ? onlyOne
-                                             : tr("%n host(s)", nullptr, shownOfListed));
-    };
-    connect(menu, &QMenu::aboutToShow, button, [this, menu, model, apply] {
-        menu->clear();
-        const ResultFacets facets = ResultFacets::count(m_results->store(), m_kind == Kind::Failures);
-        QStringList hosts;
-        for (const auto &[host, rows] : facets.hosts) {
-            hosts.append(host);
-            QAction *action =
-                menu->addAction(tr("%1 (%2)").arg(host.isEmpty() ? tr("(no host)") : host, number(rows)));
-            action->setCheckable(true);
-            action->setChecked(model->hostFilter().accepts(host));
-            action->setData(host);
-        }
-        // Each choice re-counts which listed hosts remain shown, for the button's text.
-        const QList<QAction *> hostActions = menu->actions();
-        auto describe = [hosts, apply](const HostFilter &filter) {
-            QStringList shown;
-            for (const QString &host : hosts) {
-                if (filter.accepts(host))
-                    shown.append(host);
-            }
-            apply(filter, int(shown.size()), shown.size() == 1 ? shown.first() : QString());
-        };
-        for (QAction *action : hostActions) {
-            connect(action, &QAction::triggered, model, [model, action, describe](bool on) {
-                HostFilter filter = model->hostFilter();
-                filter.setShown(action->data().toString(), on);
-                describe(filter);
-            });
-        }
-        menu->addSeparator();
-        QAction *all = menu->addAction(tr("Show All"));
-        connect(all, &QAction::triggered, model, [describe] { describe(HostFilter{}); });
-    });
-    return button;
 }
 
 void ResultsPage::createRowActions() {

@@ -5,7 +5,6 @@
 class QAction;
 class QLineEdit;
 class QSplitter;
-class QToolButton;
 class QTableView;
 class QTextBrowser;
 
@@ -49,8 +48,6 @@ Q_SIGNALS:
 
 private:
     QWidget *makeFilterBar();
-    QToolButton *makeStatusFilter(QWidget *bar);
-    QToolButton *makeHostFilter(QWidget *bar);
     void createRowActions();
     QList<int> selectedSourceRows() const; // in view order
     void copySelectedUrls();
