@@ -22,9 +22,10 @@ namespace crawl {
 //   pace, so their answers do not decrease again.
 // - After slow start, a run of healthy responses as long as the current limit (one "round") first shrinks
 //   the extra interval, then raises the in-flight limit by one, up to the ceiling. A step that would reach
-//   the limit the host last refused waits kPlateauRounds rounds: a host that takes K at once otherwise
-//   gets one refused request every 2 + 3 + ... + (K + 1) answers (measured: 10.5 % 503s at K = 4); the
-//   plateau makes that about one in K x kPlateauRounds more, and the host is at K for longer.
+//   the limit the host last refused waits kPlateauRounds rounds: without it a host that takes K at once
+//   gets one refused request every K/2 + ... + K + (K + 1) answers (tst_hosthealth_engine, K = 4: 10.5 %
+//   of the requests were 503s); with it the K term is K x kPlateauRounds (5.4 %), and the host spends
+//   longer at K.
 // - Other failures (refused, 500, ...) are neutral: the circuit breaker judges those.
 // A Retry-After still pauses the whole host as before; this class does not see it.
 class PaceController {
