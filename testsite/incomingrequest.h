@@ -14,9 +14,10 @@ struct IncomingRequest {
     QByteArray path;
     QByteArray query;
     bool keepAlive = true;
-    bool control = false; // /__records or /__reset, neither recorded nor counted
-    int errorStatus = 0;  // the request itself was unacceptable: answer this and close
-    bool failing = false; // a hit within fail=K
+    bool control = false;       // /__records or /__reset, neither recorded nor counted
+    int errorStatus = 0;        // the request itself was unacceptable: answer this and close
+    bool failing = false;       // a hit within fail=K
+    bool overTolerance = false; // tolerance=K and K were being served when it came up: 503 at once
     ResponseProfile profile;
     SiteRecorder::Ticket ticket;
     int status = 0; // status sent so far

@@ -13,6 +13,7 @@ struct ObservedHost {
     QString name; // "address:port"
     HostRecord record;
     QHash<QByteArray, int> failHits; // target -> hits since the last reset, for fail=K
+    int toleranceServing = 0;        // tolerance=K requests being served now (not reset: they are real)
 };
 
 } // namespace testsite

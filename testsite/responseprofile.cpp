@@ -24,6 +24,8 @@ ResponseProfile ResponseProfile::fromQuery(const QByteArray &query) {
         const qsizetype eq = part.indexOf('=');
         const QByteArray key = eq < 0 ? part : part.left(eq);
         const QByteArray value = eq < 0 ? QByteArray() : QByteArray::fromPercentEncoding(part.mid(eq + 1));
+        if (p.tolerance.parse(key, value))
+            continue;
         if (key == "ms" || key == "work") {
             p.work = p.work || key == "work";
             const qsizetype dash = value.indexOf('-');

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "compressedzeros.h"
+#include "hosttolerance.h"
 #include "responsebody.h"
 
 #include <QByteArray>
@@ -40,8 +41,9 @@ struct ResponseProfile {
     ResponseBody::Framing framing = ResponseBody::Framing::Plain; // chunked=1|bad|truncated
     bool work =
         false; // work=N|A-B: like ms, but stays in flight for the whole delay even if the client closes
-    int headerCount = 0;    // headers=N: N extra header lines
-    qint64 headerBytes = 0; // headerbytes=N: one extra header line with an N-byte value
+    int headerCount = 0;     // headers=N: N extra header lines
+    qint64 headerBytes = 0;  // headerbytes=N: one extra header line with an N-byte value
+    HostTolerance tolerance; // tolerance=K&tolms=BASE&tolstep=STEP: at most K served at once, 503 above
 
     static ResponseProfile fromQuery(const QByteArray &query);
     // "20M" = 20 MiB; suffixes k, m, g (any case) are powers of 1024; -1 if not a size.

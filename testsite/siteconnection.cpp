@@ -208,6 +208,12 @@ void SiteConnection::processNext() {
     int delay = p.msMin;
     if (p.msMax > p.msMin)
         delay = p.msMin + int(QRandomGenerator::global()->bounded(p.msMax - p.msMin + 1));
+    if (p.tolerance.enabled() && !r.errorStatus && !r.control && !r.failing) {
+        // Decided when the request comes up, as a server with K workers would.
+        const int load = m_recorder->admitTolerant(m_host, p.tolerance, &r.ticket);
+        r.overTolerance = load == 0;
+        delay = r.overTolerance ? 0 : p.tolerance.latencyMs(load);
+    }
     if (delay > 0 && !r.errorStatus && !r.control) {
         const quint64 serial = r.serial;
         m_working = p.work;
@@ -321,6 +327,10 @@ void SiteConnection::respond() {
     }
     if (r.failing) {
         respondFailing(r);
+        return;
+    }
+    if (r.overTolerance) {
+        simpleResponse(r, 503, retryAfter(p), defaultPage(r, 503), kHtml, r.keepAlive);
         return;
     }
     if (p.loop || p.redirect > 0 || p.hasTo || p.nolocation) {

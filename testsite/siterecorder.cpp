@@ -49,11 +49,21 @@ void SiteRecorder::setStatus(const Ticket &ticket, int status) {
         m_records[ticket.index].status = status;
 }
 
+int SiteRecorder::admitTolerant(ObservedHost *host, const HostTolerance &tolerance, Ticket *ticket) {
+    QMutexLocker lock(&m_mutex);
+    if (!ticket->counted || ticket->toleranceSlot || !tolerance.admits(host->toleranceServing))
+        return 0;
+    ticket->toleranceSlot = true;
+    return ++host->toleranceServing;
+}
+
 void SiteRecorder::end(ObservedHost *host, const Ticket &ticket, int status, qint64 endNs,
                        bool clientClosed) {
     if (!ticket.counted)
         return;
     QMutexLocker lock(&m_mutex);
+    if (ticket.toleranceSlot)
+        host->toleranceServing = qMax(0, host->toleranceServing - 1);
     host->record.inFlight = qMax(0, host->record.inFlight - 1);
     if (ticket.generation == m_generation && ticket.index >= 0) {
         RequestRecord &r = m_records[ticket.index];

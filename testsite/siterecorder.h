@@ -1,5 +1,6 @@
 #pragma once
 
+#include "hosttolerance.h"
 #include "observedhost.h"
 #include "testsite.h"
 
@@ -21,6 +22,7 @@ public:
         quint64 generation = 0;
         qsizetype index = -1; // into the request records; -1 when not kept (maxRecords)
         bool counted = false;
+        bool toleranceSlot = false; // holds one of the host's tolerance=K places until it ends
     };
 
     ObservedHost *addHost(const QString &name); // owned by the recorder, lives as long as it
@@ -29,6 +31,9 @@ public:
     // *failing says whether this hit of `target` falls within `fail=K`.
     Ticket begin(ObservedHost *host, const QByteArray &target, RequestRecord record, int fail, bool *failing);
     void setStatus(const Ticket &ticket, int status);
+    // tolerance=K: takes one of the host's K places and returns how many it serves now, this one included
+    // (sets ticket->toleranceSlot; end() gives the place back), or 0 when all K are taken.
+    int admitTolerant(ObservedHost *host, const HostTolerance &tolerance, Ticket *ticket);
     void end(ObservedHost *host, const Ticket &ticket, int status, qint64 endNs, bool clientClosed);
 
     void connectionOpened(ObservedHost *host);

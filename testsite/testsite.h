@@ -81,6 +81,14 @@ struct HostRecord {
 //   headers=N            N extra header lines "X-Filler-<i>: value <i>" (i = 1..N, N up to 100000)
 //   headerbytes=N        one extra header line "X-Big: " + N bytes of 'x' (k/m suffix: headerbytes=1M;
 //                        up to 64M). Both keep the connection alive and combine with the others.
+// A host with limited tolerance (issue 14; HostTolerance):
+//   tolerance=K&tolms=BASE&tolstep=STEP   the listening host serves at most K such requests at once (a server
+//                        with K workers): one that comes up while K are being served gets 503 at once (with
+//                        ra/radate/raraw's Retry-After if given, none by default); an admitted one is
+//                        answered after BASE + STEP x n ms, n = the tolerance requests it serves at that
+//                        moment, this one included (it slows as load rises; ms/work are ignored). The count
+//                        is per listening host, shared by every target with tolerance=, and not cleared by a
+//                        reset.
 // Unknown parameters are ignored. Every response carries "Connection: keep-alive" unless the profile
 // closes; HTTP/1.1 keep-alive and pipelined requests on one connection are served in order.
 //

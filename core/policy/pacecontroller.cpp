@@ -11,8 +11,10 @@ constexpr double kBaselineWeight = 0.1; // slow: one odd answer barely moves the
 
 void PaceController::configure(int ceilingInFlight, int userIntervalMs) {
     const int ceiling = std::max(1, ceilingInFlight);
-    if (m_ceiling != ceiling && m_limit >= m_ceiling)
-        m_limit = ceiling; // was at the old ceiling: follow the user's new one
+    // Was at the old ceiling after slow start: follow the user's new one (slow start climbs by itself; the
+    // engine may configure a new host with a default before the crawl's own limits arrive).
+    if (!m_slowStart && m_ceiling != ceiling && m_limit >= m_ceiling)
+        m_limit = ceiling;
     m_ceiling = ceiling;
     m_limit = std::clamp(m_limit, 1, m_ceiling);
     m_userIntervalMs = std::max(0, userIntervalMs);
@@ -48,7 +50,7 @@ PaceController::Change PaceController::onResponse(AttemptHealth health, int stat
                        ? double(latencyMs)
                        : (1 - kBaselineWeight) * m_baselineMs + kBaselineWeight * double(latencyMs);
     ++m_samples;
-    if (++m_healthyRun < m_limit)
+    if (++m_healthyRun < roundLength())
         return Change::None;
     m_healthyRun = 0;
     if (m_extraIntervalMs == 0 && m_limit >= m_ceiling)
@@ -57,23 +59,40 @@ PaceController::Change PaceController::onResponse(AttemptHealth health, int stat
     return Change::Increased;
 }
 
+int PaceController::roundLength() const {
+    // The step up would reach the limit the host last refused: stay longer where it said yes.
+    const bool nearRefusal = m_extraIntervalMs == 0 && m_refusedLimit > 0 && m_limit + 1 >= m_refusedLimit;
+    return nearRefusal ? m_limit * kPlateauRounds : m_limit;
+}
+
 void PaceController::decrease(const QString &why, int inFlightNow) {
-    if (m_limit > 1)
+    m_slowStart = false;
+    if (m_limit > 1) {
+        m_refusedLimit = m_limit;
         m_limit = std::max(1, m_limit / 2);
-    else
+    } else
         m_extraIntervalMs = std::min(kMaxIntervalMs, std::max(kFirstExtraIntervalMs, m_extraIntervalMs * 2));
     m_ignoreOverloads = std::max(0, inFlightNow);
     m_reason = QStringLiteral("down on %1").arg(why);
 }
 
 void PaceController::increase() {
+    const int answers = roundLength();
+    if (m_slowStart) {
+        m_limit = std::min(m_ceiling, m_limit * 2);
+        m_slowStart = m_limit < m_ceiling; // the host took all the user allows: slow start is done
+        m_reason = QStringLiteral("up after %1 healthy answers (slow start)").arg(answers);
+        return;
+    }
     if (m_extraIntervalMs > 0) {
         // Slow down less before going wider: the interval was the last thing added.
         m_extraIntervalMs = m_extraIntervalMs / 2 <= kFirstExtraIntervalMs / 2 ? 0 : m_extraIntervalMs / 2;
     } else {
         m_limit = std::min(m_ceiling, m_limit + 1);
+        if (m_limit >= m_refusedLimit)
+            m_refusedLimit = 0; // the host takes now what it refused: grow as usual again
     }
-    m_reason = QStringLiteral("up after %1 healthy answers").arg(std::max(1, m_limit));
+    m_reason = QStringLiteral("up after %1 healthy answers").arg(answers);
 }
 
 } // namespace crawl
