@@ -189,7 +189,9 @@ void FrontierService::tick() {
         replayFinished();
         return; // a resumed crawl's old rows first, so the CSV and counters see them before new ones
     }
-    if (!m_context->stopping.load()) {
+    if (m_context->stopping.load())
+        m_retryOnly = true;
+    if (!m_context->stopping.load() && !m_retryOnly) {
         if (m_dirty || now - m_lastDispatchMs >= kIdleDispatchMs)
             dispatch(now);
     } else if (!m_stopHandled && m_outstandingTotal == 0 && inputComplete.load()) {

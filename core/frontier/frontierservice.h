@@ -115,6 +115,8 @@ private:
     bool m_halted = false;
     qint64 m_lastDispatchMs = 0;
     bool m_stopHandled = false; // the unfinished rows of this stop have been emitted
+    // After a user's stop only what the user retries is fetched; the rest stays pending for --resume.
+    bool m_retryOnly = false;
     qint64 m_replayAfterId = -1; // >= 0 while a resumed crawl replays its committed rows
     qint64 m_unfinishedAfterId = -1; // >= 0 while a stop emits its cancelled rows
     QTimer m_tickTimer;
