@@ -66,6 +66,11 @@ struct EngineContext {
     QMutex resultsMutex;
     QList<CrawlResult> results;
     QList<CrawlResult> committed;
+    QList<qint64> startedAttempts; // ids whose next attempt started (the journal counts attempts)
+    void pushStartedAttempt(quint64 id) {
+        QMutexLocker lock(&resultsMutex);
+        startedAttempts.append(qint64(id));
+    }
     void pushResult(CrawlResult &&result) {
         QMutexLocker lock(&resultsMutex);
         results.append(std::move(result));

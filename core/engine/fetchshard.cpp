@@ -584,8 +584,10 @@ void FetchShard::startRequest(Host *host, Job job, bool probe) {
             job.firstStartNs = now;
             job.firstStartEpochMs = QDateTime::currentMSecsSinceEpoch();
         }
-        if (!job.redoAttempt)
+        if (!job.redoAttempt) {
             ++job.attempts;
+            m_context->pushStartedAttempt(job.id);
+        }
         job.redoAttempt = false;
         job.redirects = 0;
         job.chain.clear();

@@ -237,15 +237,16 @@ void FrontierService::appendLines() {
 void FrontierService::commitResults(qint64 now) {
     Q_UNUSED(now);
     QList<CrawlResult> results;
+    ResultBatch batch;
     {
         QMutexLocker lock(&m_context->resultsMutex);
         results.swap(m_context->results);
+        batch.started.swap(m_context->startedAttempts);
     }
-    if (results.isEmpty())
+    if (results.isEmpty() && batch.started.isEmpty())
         return;
     const bool stopping = m_context->stopping.load();
     const QString stopText = stoppedBeforeFinishText();
-    ResultBatch batch;
     QList<ReleasedLease> released;
     QList<CrawlResult> finished;
     finished.reserve(results.size());

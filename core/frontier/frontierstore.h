@@ -41,6 +41,7 @@ public:
     virtual QList<PendingEntry> nextChunkForHost(const QString &hostKey, int limit, qint64 nowMs) = 0;
     virtual qint64 nextEligibleAtMs() = 0; // -1 when nothing waits
     // Leases entries to `owner`; only leased entries are ever fetched, so no entry is handed out twice.
+    // Attempts are counted as they start (ResultBatch::started), not when leased.
     virtual qint64 markInFlight(const QList<qint64> &ids, const QString &owner, qint64 leaseUntilMs) = 0;
     virtual bool releaseLeases(const QList<ReleasedLease> &leases) = 0;
     virtual qint64 reclaimInFlight() = 0;

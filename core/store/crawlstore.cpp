@@ -91,8 +91,12 @@ constexpr NamedSql kRetryEntry{"retryEntry",
                                "UPDATE entries SET state = 1, next_at = ?2, lease_owner = NULL, "
                                "lease_until = NULL WHERE id = ?1"};
 constexpr NamedSql kLeaseEntry{"leaseEntry",
-                               "UPDATE entries SET state = 2, attempts = attempts + 1, lease_owner = ?2, "
+                               "UPDATE entries SET state = 2, lease_owner = ?2, "
                                "lease_until = ?3 WHERE id = ?1 AND state < 2 RETURNING host_id"};
+// An attempt counts when it starts, not when its entry is leased: a URL leased but never started before a
+// crash keeps its whole retry budget.
+constexpr NamedSql kStartAttempt{"startAttempt",
+                                 "UPDATE entries SET attempts = attempts + 1 WHERE id = ?1 AND state = 2"};
 constexpr NamedSql kRequeueEntry{"requeueEntry",
                                  "UPDATE entries SET state = 0, lease_owner = NULL, lease_until = NULL "
                                  "WHERE id = ?1"};
@@ -197,7 +201,7 @@ CrawlResult rowFrom(const SqlStatement &query) {
 }
 
 constexpr NamedSql kHotPath[] = {kHostByKey,   kInsertHost, kInsertEntry,   kInsertResult, kEntryById,
-                                 kFinishEntry, kRetryEntry, kLeaseEntry,    kRequeueEntry, kHostDelta,
+                                 kFinishEntry, kRetryEntry, kLeaseEntry,    kRequeueEntry, kHostDelta, kStartAttempt,
                                  kCrawlDelta,  kChunk,      kEligibleHosts, kNextEligible, kLeased,
                                  kHostByName,  kHostsPage,  kRowsPage,      kFinishedRowsPage,
                                  kUnfinishedRowsPage};
@@ -229,6 +233,7 @@ CrawlStore::~CrawlStore() {
     m_retryEntry = {};
     m_leaseEntry = {};
     m_requeueEntry = {};
+    m_startAttempt = {};
     m_hostDelta = {};
     m_crawlDelta = {};
     m_chunk = {};
@@ -449,7 +454,7 @@ bool CrawlStore::prepareStatements() {
         {&m_insertResult, kInsertResult},   {&m_entryById, kEntryById},   {&m_finishEntry, kFinishEntry},
         {&m_retryEntry, kRetryEntry},       {&m_leaseEntry, kLeaseEntry}, {&m_requeueEntry, kRequeueEntry},
         {&m_hostDelta, kHostDelta},         {&m_crawlDelta, kCrawlDelta}, {&m_chunk, kChunk},
-        {&m_eligibleHosts, kEligibleHosts}, {&m_leased, kLeased}};
+        {&m_eligibleHosts, kEligibleHosts}, {&m_leased, kLeased},     {&m_startAttempt, kStartAttempt}};
     for (const auto &[statement, named] : all) {
         if (const int rc = statement->prepare(m_db, named.sql); rc != SQLITE_OK)
             return fail(rc, QStringLiteral("preparing %1").arg(QLatin1String(named.name)));
@@ -849,6 +854,13 @@ bool CrawlStore::recordResults(const ResultBatch &batch) {
             --crawlDelta.pending;
         }
     };
+    for (qint64 id : batch.started) {
+        m_startAttempt.bind(1, id);
+        if (!stepDone(m_startAttempt, recording)) {
+            rollback();
+            return false;
+        }
+    }
     for (const ResultBatch::Finished &finished : batch.finished) {
         qint64 hostId = 0;
         int state = 0;

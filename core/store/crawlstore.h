@@ -105,7 +105,8 @@ public:
     // The soonest eligible time of any host, or -1 when nothing is pending (to arm a timer).
     qint64 nextEligibleAtMs() override;
 
-    // Leases entries to `owner` until leaseUntilMs and counts an attempt; entries not pending are skipped.
+    // Leases entries to `owner` until leaseUntilMs; entries not pending are skipped. An attempt is counted
+    // when it starts (ResultBatch::started), so a lease that never started costs the URL nothing.
     // Returns how many were leased, or -1 on error.
     qint64 markInFlight(const QList<qint64> &ids, const QString &owner, qint64 leaseUntilMs) override;
 
@@ -183,7 +184,7 @@ private:
     StoreError m_error;
 
     SqlStatement m_hostByKey, m_insertHost, m_insertEntry, m_insertResult, m_entryById, m_finishEntry,
-        m_retryEntry, m_leaseEntry, m_requeueEntry, m_hostDelta, m_crawlDelta, m_chunk, m_eligibleHosts,
+        m_retryEntry, m_leaseEntry, m_requeueEntry, m_startAttempt, m_hostDelta, m_crawlDelta, m_chunk, m_eligibleHosts,
         m_leased;
     QString m_lastHostKey; // input lists are often sorted by host: skip the lookup for a repeated host
     qint64 m_lastHostId = 0;

@@ -139,10 +139,13 @@ struct ResultBatch {
         QString hostKey;
         qint64 untilMs = 0; // Retry-After: the whole host waits until then
     };
+    QList<qint64> started; // leased entries whose next attempt started (once per attempt)
     QList<Finished> finished;
     QList<Retry> retries;
     QList<HostPause> pauses;
-    bool isEmpty() const { return finished.isEmpty() && retries.isEmpty() && pauses.isEmpty(); }
+    bool isEmpty() const {
+        return started.isEmpty() && finished.isEmpty() && retries.isEmpty() && pauses.isEmpty();
+    }
 };
 
 // A leased entry given back without an outcome (the crawl stopped, or it was never started): it is
