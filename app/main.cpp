@@ -1,6 +1,8 @@
 // crawlscope: the window, the headless command line and the demo. Everything else lives in the libraries.
 #include "commandline.h"
+#include "engine/crawlengine.h"
 #include "headlessrunner.h"
+#include "journalexport.h"
 
 #ifdef CRAWLSCOPE_HAVE_DEMO
 #include "headlessdemo.h"
@@ -37,7 +39,25 @@ int main(int argc, char **argv) {
                           .arg(parsed.error));
         return crawl::ExitUsage;
     }
-    const crawl::CommandLineOptions &options = parsed.options;
+    crawl::CommandLineOptions options = parsed.options;
+    if (!options.resume.isEmpty()) {
+        // The stored crawl's flags, overridden by the ones given now.
+        QString error;
+        const QMap<QString, QString> stored = crawl::CrawlEngine::readJournalSettings(options.resume, &error);
+        if (!error.isEmpty()) {
+            print(stderr, QStringLiteral("crawlscope: %1\n").arg(error));
+            return crawl::ExitUsage;
+        }
+        const QString storedFlags = stored.value(QStringLiteral("cli.arguments"));
+        const crawl::CommandLineParse merged = crawl::parseCommandLine(crawl::resumeArguments(
+            arguments, storedFlags.isEmpty() ? QStringList() : storedFlags.split(QLatin1Char('\n'))));
+        if (!merged.ok) {
+            print(stderr, QStringLiteral("crawlscope: %1 (with the flags stored in %2)\n")
+                              .arg(merged.error, options.resume));
+            return crawl::ExitUsage;
+        }
+        options = merged.options;
+    }
     using Mode = crawl::CommandLineOptions::Mode;
     if (options.mode == Mode::Help) {
         print(stdout, crawl::commandLineHelp());
@@ -46,6 +66,10 @@ int main(int argc, char **argv) {
     if (options.mode == Mode::Version) {
         print(stdout, crawl::versionText() + QLatin1Char('\n'));
         return crawl::ExitOk;
+    }
+    if (options.mode == Mode::Export) {
+        QCoreApplication app(argc, argv);
+        return crawl::exportJournal(options.exportStore, options.output);
     }
 
 #ifndef CRAWLSCOPE_HAVE_DEMO

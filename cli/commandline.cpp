@@ -58,6 +58,16 @@ const Flag kFlags[] = {
     {"no-breaker", nullptr, "Never trip a host, however many of its requests fail."},
     {"threads", "N", "Fetch threads; hosts are spread over them (default 2)."},
     {"quiet", nullptr, "No progress lines on stderr."},
+    {"store", "FILE.db",
+     "Journal the crawl in this new file: every URL's state and result is committed there, so a crash, "
+     "kill or power cut loses nothing committed and --resume continues it."},
+    {"resume", "FILE.db",
+     "Continue the crawl journaled in FILE.db with its list and settings (flags given now override "
+     "them); --output gets one row per input line for the whole crawl."},
+    {"export", "FILE.db", "Write the rows of a journaled crawl to --output (default stdout), without crawling."},
+    {"sync", "normal|full",
+     "Journal durability: normal survives a crash of the process; full also survives a power loss, at "
+     "a cost per commit (default normal)."},
     {"version", nullptr, "Print the version and exit."},
     {"help", nullptr, "Print this help and exit."},
 };
@@ -150,6 +160,24 @@ QString commandLineHelp() {
         "written; 2 bad usage, unreadable input, or reading the input failed part way; 130 interrupted\n"
         "(SIGINT/SIGTERM/SIGHUP), rows complete; a second signal exits at once, replacing no file.\n");
     return text;
+}
+
+QStringList resumeArguments(const QStringList &arguments, const QStringList &storedCrawlArguments) {
+    // A repeatable flag given now replaces its stored values rather than adding to them.
+    QStringList givenNow;
+    for (const QString &argument : arguments.mid(1)) {
+        if (argument.startsWith(QLatin1String("--")))
+            givenNow << argument.mid(2).section(QLatin1Char('='), 0, 0);
+    }
+    QStringList merged{arguments.value(0)};
+    for (const QString &stored : storedCrawlArguments) {
+        const QString name = stored.mid(2).section(QLatin1Char('='), 0, 0);
+        const bool repeatable = name == QLatin1String("header") || name == QLatin1String("host-limit");
+        if (!(repeatable && givenNow.contains(name)))
+            merged << stored;
+    }
+    merged << arguments.mid(1);
+    return merged;
 }
 
 bool parseHostLimit(const QString &text, CrawlLimits *limits, QString *error) {
@@ -245,6 +273,26 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
     o.input = parser.value(QStringLiteral("input"));
     o.output = parser.value(QStringLiteral("output"));
     o.summaryJson = parser.value(QStringLiteral("summary-json"));
+    o.store = parser.value(QStringLiteral("store"));
+    o.resume = parser.value(QStringLiteral("resume"));
+    o.exportStore = parser.value(QStringLiteral("export"));
+    // Not part of a stored crawl: where its rows go, what it reads, and the journal flags themselves.
+    static const QStringList notCrawlFlags = {
+        QStringLiteral("headless"), QStringLiteral("demo"),   QStringLiteral("input"),
+        QStringLiteral("output"),   QStringLiteral("summary-json"), QStringLiteral("quiet"),
+        QStringLiteral("store"),    QStringLiteral("resume"), QStringLiteral("export"),
+        QStringLiteral("help"),     QStringLiteral("version")};
+    for (const Flag &flag : kFlags) {
+        const QString name = flagName(flag);
+        if (notCrawlFlags.contains(name) || !parser.isSet(name))
+            continue;
+        if (!flag.valueName) {
+            o.crawlArguments << QStringLiteral("--") + name;
+            continue;
+        }
+        for (const QString &value : parser.values(name))
+            o.crawlArguments << QStringLiteral("--%1=%2").arg(name, value);
+    }
     const QStringList positional = parser.positionalArguments();
     const bool headless = parser.isSet(QStringLiteral("headless"));
     o.mode = headless ? CommandLineOptions::Mode::Headless : CommandLineOptions::Mode::Window;
@@ -304,6 +352,46 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
             error = QStringLiteral("--user-agent must not contain line breaks or other control characters");
             return result;
         }
+    }
+
+    if (parser.isSet(QStringLiteral("sync"))) {
+        const QString sync = parser.value(QStringLiteral("sync")).trimmed().toLower();
+        if (sync != QLatin1String("normal") && sync != QLatin1String("full")) {
+            error = QStringLiteral("--sync expects normal or full (got \"%1\")").arg(sync);
+            return result;
+        }
+        o.syncFull = sync == QLatin1String("full");
+    }
+    const int journalModes = int(!o.store.isEmpty()) + int(!o.resume.isEmpty()) + int(!o.exportStore.isEmpty());
+    if (journalModes > 1) {
+        error = QStringLiteral("--store, --resume and --export are separate jobs: give one of them");
+        return result;
+    }
+    if (!o.exportStore.isEmpty()) {
+        if (!o.input.isEmpty() || o.demo) {
+            error = QStringLiteral("--export writes a journaled crawl's rows; it does not crawl --input or --demo");
+            return result;
+        }
+        o.mode = CommandLineOptions::Mode::Export;
+        result.ok = true;
+        return result;
+    }
+    if ((!o.store.isEmpty() || !o.resume.isEmpty()) && !headless) {
+        error = QStringLiteral("--store and --resume run headless: add --headless");
+        return result;
+    }
+    if (!o.store.isEmpty() && o.demo) {
+        error = QStringLiteral("--store journals a crawl of your own list (--input), not the demo");
+        return result;
+    }
+    if (!o.resume.isEmpty()) {
+        if (!o.input.isEmpty() || o.demo) {
+            error = QStringLiteral("--resume continues the list stored in %1; do not give --input or --demo")
+                        .arg(o.resume);
+            return result;
+        }
+        result.ok = true;
+        return result;
     }
 
     if (headless) {

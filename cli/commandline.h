@@ -11,7 +11,7 @@ namespace crawl {
 // Everything the command line can ask for. Parsing is separate from running so it can be tested, and
 // so the window and the headless runner read the same flags.
 struct CommandLineOptions {
-    enum class Mode : quint8 { Window, Headless, Version, Help };
+    enum class Mode : quint8 { Window, Headless, Export, Version, Help };
     Mode mode = Mode::Window;
     bool demo = false;
     QString input;             // path or "-" (headless)
@@ -19,6 +19,13 @@ struct CommandLineOptions {
     QString summaryJson;       // path or empty
     QString fileToOpen;        // window mode: a list to open
     bool quiet = false;        // no progress lines
+    QString store;             // --store: journal a new crawl in this file
+    QString resume;            // --resume: continue the crawl journaled in this file
+    QString exportStore;       // --export: write a journaled crawl's rows, no crawling
+    bool syncFull = false;     // --sync full
+    // The crawl's own flags in canonical form ("--name=value"), stored with --store so --resume can
+    // rebuild them (outputs, --input and the journal flags themselves are not part of it).
+    QStringList crawlArguments;
     QStringList explicitFlags; // flags given on the command line (so --demo can pick its own defaults)
     int fetchThreads = 2;
     CrawlLimits limits;
@@ -32,6 +39,9 @@ struct CommandLineParse {
 };
 
 CommandLineParse parseCommandLine(const QStringList &arguments); // arguments[0] is the program
+// For --resume: the stored crawl flags, then the ones given now (later wins; a repeatable flag given now
+// replaces all its stored values). arguments[0] is the program.
+QStringList resumeArguments(const QStringList &arguments, const QStringList &storedCrawlArguments);
 QString commandLineHelp();
 QString versionText();
 

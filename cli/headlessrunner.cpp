@@ -1,6 +1,7 @@
 #include "headlessrunner.h"
 
 #include "engine/crawlengine.h"
+#include "fileidentity.h"
 #include "output/csvwriter.h"
 #include "outputfiles.h"
 #include "progressline.h"
@@ -12,6 +13,8 @@
 
 #include <cstdlib>
 
+#include <unistd.h>
+
 namespace crawl {
 
 namespace {
@@ -21,9 +24,20 @@ void printError(const QString &what) {
 
 // After the crawl: the summary line, then the outputs put in place (or left as they were), then the code.
 int finishRun(const CrawlSummary &summary, OutputFiles &outputs, qint64 rowsWritten, bool outputFailed,
-              bool interrupted) {
+              bool interrupted, const QString &journal) {
     printStderrLine(RunSummary::line(summary));
     QString error;
+    if (!summary.journalError.isEmpty()) {
+        printError(QStringLiteral("the crawl journal failed: %1; the crawl stopped. Every result committed "
+                                  "before it is kept; free the space (or fix the file) and continue with "
+                                  "--resume %2")
+                       .arg(summary.journalError, journal));
+        if (outputs.csv().commit(&error))
+            return ExitOutputFailed;
+        printError(error);
+        outputs.discard();
+        return ExitOutputFailed;
+    }
     if (outputFailed) {
         outputs.discard(); // a regular --output file keeps its previous content
         return ExitOutputFailed;
@@ -44,7 +58,27 @@ int finishRun(const CrawlSummary &summary, OutputFiles &outputs, qint64 rowsWrit
                        .arg(summary.inputError));
         return ExitUsage;
     }
+    if (interrupted && !journal.isEmpty())
+        printError(QStringLiteral("the crawl is journaled in %1: continue it with crawlscope --headless --resume "
+                                  "%1")
+                       .arg(journal));
     return interrupted ? ExitInterrupted : ExitOk;
+}
+
+// The journal must not be one of the run's other files (each would destroy the other).
+QString journalConflict(const QString &journal, const InputSource &input, const QString &csvPath,
+                        const QString &summaryPath) {
+    if (journal.isEmpty())
+        return {};
+    const FileIdentity store = FileIdentity::ofPath(journal, STDIN_FILENO);
+    if (input.kind == InputSource::Kind::File && store.clashesWith(FileIdentity::ofPath(input.path, STDIN_FILENO)))
+        return QStringLiteral("the crawl journal %1 is the input list; choose a new file for --store").arg(journal);
+    if (store.clashesWith(FileIdentity::ofPath(csvPath, STDOUT_FILENO)))
+        return QStringLiteral("--output %1 is the crawl journal; writing it would destroy the crawl").arg(csvPath);
+    if (!summaryPath.isEmpty() && store.clashesWith(FileIdentity::ofPath(summaryPath, STDOUT_FILENO)))
+        return QStringLiteral("--summary-json %1 is the crawl journal; writing it would destroy the crawl")
+            .arg(summaryPath);
+    return {};
 }
 } // namespace
 
@@ -52,15 +86,40 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
     // Every input is checked before any output is touched, and outputs are opened before the first
     // request: a crawl whose rows cannot be written should not start.
     QString error;
-    if (!input.check(&error)) {
-        printError(error);
-        return ExitUsage;
+    CrawlJournal journal = CrawlJournal::temporary();
+    InputSource listForChecks = input;
+    if (!options.resume.isEmpty()) {
+        journal = CrawlJournal::resumeFrom(options.resume);
+        const QMap<QString, QString> stored = CrawlEngine::readJournalSettings(options.resume, &error);
+        if (!error.isEmpty()) {
+            printError(error);
+            return ExitUsage;
+        }
+        if (stored.value(journalkey::inputKind) == QLatin1String("file"))
+            listForChecks = InputSource::fromFile(stored.value(journalkey::inputPath));
+        else
+            listForChecks = InputSource::fromText({});
+    } else {
+        if (!options.store.isEmpty()) {
+            journal = CrawlJournal::create(options.store);
+            journal.settings.insert(QStringLiteral("cli.arguments"), options.crawlArguments.join(QLatin1Char('\n')));
+        }
+        if (!input.check(&error)) {
+            printError(error);
+            return ExitUsage;
+        }
     }
+    journal.sync = options.syncFull ? StoreOptions::Sync::Full : StoreOptions::Sync::Normal;
     const QString csvPath = options.output.isEmpty()
                                 ? (defaultOutput.isEmpty() ? QStringLiteral("-") : defaultOutput)
                                 : options.output;
+    error = journalConflict(journal.path, listForChecks, csvPath, options.summaryJson);
+    if (!error.isEmpty()) {
+        printError(error);
+        return ExitUsage;
+    }
     OutputFiles outputs;
-    if (!outputs.open(input, csvPath, options.summaryJson, &error)) {
+    if (!outputs.open(listForChecks, csvPath, options.summaryJson, &error)) {
         printError(error);
         return ExitUsage;
     }
@@ -112,14 +171,20 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
             std::_Exit(ExitInterrupted);
         }
         interrupted = true;
-        printError(QStringLiteral("interrupted; cancelling in-flight requests and writing the rest as "
-                                  "cancelled (again to quit now)"));
+        printError(journal.path.isEmpty()
+                       ? QStringLiteral("interrupted; cancelling in-flight requests and writing the rest as "
+                                        "cancelled (again to quit now)")
+                       : QStringLiteral("interrupted; cancelling in-flight requests; unfinished URLs stay "
+                                        "pending in %1 for --resume (again to quit now)")
+                             .arg(journal.path));
         engine.stop();
     });
 
-    if (!engine.start(input, &error)) {
+    if (!engine.start(input, journal, &error)) {
         printError(error);
-        return ExitUsage;
+        outputs.discard();
+        const StoreError::Kind why = engine.journalFailure();
+        return why == StoreError::Kind::DiskFull || why == StoreError::Kind::Io ? ExitOutputFailed : ExitUsage;
     }
     // Results arrive through the event loop, so the header is written before any row.
     if (!writer.writeHeader() || !writer.flush()) {
@@ -130,7 +195,7 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
     progress.start();
     loop.exec();
     progress.finish(summary.last);
-    return finishRun(summary, outputs, writer.rowsWritten(), outputFailed, interrupted);
+    return finishRun(summary, outputs, writer.rowsWritten(), outputFailed, interrupted, journal.path);
 }
 
 } // namespace crawl

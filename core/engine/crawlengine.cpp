@@ -4,9 +4,12 @@
 #include "engine/fetchshard.h"
 #include "engine/filelimit.h"
 #include "engine/inputfeeder.h"
+#include "frontier/frontierservice.h"
 #include "input/urlnormalizer.h"
+#include "store/crawlstore.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QHash>
 #include <QIODevice>
 #include <QThread>
@@ -20,11 +23,17 @@ namespace crawl {
 namespace {
 constexpr int kResultBatchMs = 100;
 
-struct HostTally {
-    qint64 done = 0;
-    qint64 ok = 0;
-    qint64 failed = 0;
-};
+QString inputKindName(InputSource::Kind kind) {
+    switch (kind) {
+    case InputSource::Kind::File:
+        return QStringLiteral("file");
+    case InputSource::Kind::Stdin:
+        return QStringLiteral("stdin");
+    case InputSource::Kind::Text:
+        break;
+    }
+    return QStringLiteral("text");
+}
 } // namespace
 
 void registerCrawlMetaTypes() {
@@ -66,6 +75,10 @@ public:
     std::vector<QThread *> shardThreads;
     InputFeeder *feeder = nullptr;
     QThread *feederThread = nullptr;
+    FrontierService *frontier = nullptr;
+    QThread *frontierThread = nullptr;
+    QString journalPath;
+    StoreError::Kind journalFailure = StoreError::Kind::None;
 
     QTimer resultTimer;
     QTimer snapshotTimer;
@@ -74,7 +87,6 @@ public:
     // Tallies from the results themselves: the only place that sees every URL's end.
     qint64 done = 0;
     std::array<qint64, kOutcomeCount> byOutcome{};
-    QHash<QString, HostTally> hostTallies;
 
     // Rates between snapshots.
     qint64 lastSnapshotNs = 0;
@@ -116,6 +128,11 @@ void CrawlEnginePrivate::teardown() {
         delete feederThread;
         feederThread = nullptr;
     }
+    if (frontier) {
+        FrontierService *f = frontier;
+        QMetaObject::invokeMethod(
+            f, [f] { f->halt(); }, Qt::BlockingQueuedConnection); // hands nothing more to the shards
+    }
     // Shards route redirect hops and wake each other (through the budget): none may be deleted while
     // another still runs.
     for (FetchShard *shard : context->shards)
@@ -129,6 +146,16 @@ void CrawlEnginePrivate::teardown() {
         delete shardThreads[i];
     }
     shardThreads.clear();
+    if (frontier) {
+        FrontierService *f = frontier;
+        QMetaObject::invokeMethod(
+            f, [f] { delete f; }, Qt::BlockingQueuedConnection); // closes the journal on its own thread
+        frontier = nullptr;
+        frontierThread->quit();
+        frontierThread->wait();
+        delete frontierThread;
+        frontierThread = nullptr;
+    }
     context.reset();
 }
 
@@ -179,19 +206,71 @@ void CrawlEngine::setSnapshotIntervalMs(int ms) {
 }
 
 bool CrawlEngine::start(const InputSource &input, QString *error) {
+    return start(input, CrawlJournal::temporary(), error);
+}
+
+bool CrawlEngine::start(const InputSource &input, const CrawlJournal &journal, QString *error) {
     if (isActive(d->state)) {
         if (error)
             *error = QStringLiteral("a crawl is already running");
         return false;
     }
-    std::unique_ptr<QIODevice> device = input.open(error);
-    if (!device)
-        return false;
-
     d->teardown();
-    raiseOpenFileLimit();
+    QString localError;
+    QString &err = error ? *error : localError;
+
     d->context = std::make_unique<EngineContext>(d->fetchThreads);
     EngineContext *context = d->context.get();
+    // The journal first: a resumed crawl says where its input is, and a refused file must leave nothing
+    // started.
+    d->frontierThread = new QThread;
+    d->frontierThread->setObjectName(QStringLiteral("crawl-journal"));
+    d->frontier = new FrontierService(context);
+    d->frontier->moveToThread(d->frontierThread);
+    d->frontierThread->start();
+    CrawlJournal opening = journal;
+    if (!journal.resume) {
+        opening.settings.insert(journalkey::inputKind, inputKindName(input.kind));
+        if (input.kind == InputSource::Kind::File)
+            opening.settings.insert(journalkey::inputPath, QFileInfo(input.path).absoluteFilePath());
+        else if (input.kind == InputSource::Kind::Text)
+            opening.settings.insert(journalkey::inputText, QString::fromUtf8(input.text));
+    }
+    bool opened = false;
+    FrontierService *frontier = d->frontier;
+    QMetaObject::invokeMethod(
+        frontier, [&] { opened = frontier->open(opening, &err); }, Qt::BlockingQueuedConnection);
+    d->journalFailure = opened ? StoreError::Kind::None : frontier->openFailure();
+    if (!opened) {
+        d->teardown();
+        return false;
+    }
+    InputSource source = input;
+    std::unique_ptr<QIODevice> device;
+    if (journal.resume) {
+        const QMap<QString, QString> stored = frontier->storedSettings();
+        const QString kind = stored.value(journalkey::inputKind);
+        if (kind == QLatin1String("text"))
+            source = InputSource::fromText(stored.value(journalkey::inputText).toUtf8());
+        else if (kind == QLatin1String("file"))
+            source = InputSource::fromFile(stored.value(journalkey::inputPath));
+        else
+            source = InputSource::fromText({}); // standard input cannot be read again
+    }
+    if (journal.resume && frontier->storedInputComplete()) {
+        source = InputSource::fromText({}); // every line is stored: nothing more to read
+    }
+    device = source.open(&err);
+    if (!device) {
+        if (journal.resume)
+            err = QStringLiteral("cannot resume %1: %2 (its remaining lines were not read yet)")
+                      .arg(journal.path, err);
+        d->teardown();
+        return false;
+    }
+    d->journalPath = journal.path.isEmpty() ? QString() : frontier->storePath();
+
+    raiseOpenFileLimit();
     context->workerNice = d->workerNice;
     d->applyConfig();
     context->budget.setWakeFunction([context](int shard) { context->shards[size_t(shard)]->wake(); });
@@ -209,18 +288,20 @@ bool CrawlEngine::start(const InputSource &input, QString *error) {
 
     d->feederThread = new QThread;
     d->feederThread->setObjectName(QStringLiteral("crawl-input"));
-    d->feeder = new InputFeeder(context, std::move(device), input.kind, input.path);
+    d->feeder = new InputFeeder(context, frontier, std::move(device), source.kind, source.path,
+                                journal.resume ? frontier->resumeAfterLine() : 0);
     d->feeder->moveToThread(d->feederThread);
     d->feederThread->start();
     InputFeeder *feeder = d->feeder;
     QMetaObject::invokeMethod(
         feeder, [feeder] { feeder->begin(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        frontier, [frontier] { frontier->begin(); }, Qt::QueuedConnection);
 
     d->state = CrawlState::Running;
     d->stopRequested = false;
     d->done = 0;
     d->byOutcome.fill(0);
-    d->hostTallies.clear();
     d->doneAtLastSnapshot = d->failedAtLastSnapshot = d->startedAtLastSnapshot = 0;
     d->smoothedThroughput = 0;
     d->lastSnapshotNs = steadyNowNs();
@@ -228,6 +309,30 @@ bool CrawlEngine::start(const InputSource &input, QString *error) {
     d->resultTimer.start();
     d->snapshotTimer.start();
     return true;
+}
+
+QString CrawlEngine::journalPath() const {
+    return d->journalPath;
+}
+
+StoreError::Kind CrawlEngine::journalFailure() const {
+    return d->journalFailure;
+}
+
+QMap<QString, QString> CrawlEngine::readJournalSettings(const QString &path, QString *error) {
+    StoreError storeError;
+    StoreOptions options;
+    options.readOnly = true;
+    std::unique_ptr<CrawlStore> store = CrawlStore::open(path, &storeError, options);
+    if (!store) {
+        if (error)
+            *error = storeError.message;
+        return {};
+    }
+    QMap<QString, QString> settings = store->settings();
+    if (store->lastError().isError() && error)
+        *error = store->lastError().message;
+    return settings;
 }
 
 void CrawlEngine::pause() {
@@ -258,6 +363,7 @@ void CrawlEngine::stop() {
     InputFeeder *feeder = d->feeder;
     QMetaObject::invokeMethod(
         feeder, [feeder] { feeder->readSome(); }, Qt::QueuedConnection);
+    d->frontier->kick();
 }
 
 void CrawlEngine::pauseHost(const QString &hostKey) {
@@ -289,16 +395,18 @@ void CrawlEngine::retry(const QList<CrawlResult> &previous) {
         d->context->stopping.store(false);
         for (FetchShard *shard : d->context->shards)
             shard->resumeAfterStop();
+        d->frontier->resumeAfterStop();
     }
+    QList<CrawlResult> again;
     for (const CrawlResult &old : previous) {
-        const NormalizedUrl normalized = normalizeUrl(old.url);
-        if (!normalized.ok() || old.outcome == Outcome::Ok)
+        if (!normalizeUrl(old.url).ok() || old.outcome == Outcome::Ok)
             continue;      // nothing to fetch for an invalid line or a success
         d->tally(old, -1); // its new result takes the old one's place in the counts
-        Job job = Job::fromInput(old.id, old.lineNumber, normalized, steadyNowNs());
-        d->context->buffered.fetch_add(1);
-        d->shardFor(job.inputHost)->enqueue(std::move(job));
+        again.append(old);
     }
+    if (again.isEmpty())
+        return;
+    d->frontier->retry(again);
     if (d->state == CrawlState::Finished) {
         d->state = d->context->paused.load() ? CrawlState::Paused : CrawlState::Running;
         d->resultTimer.start();
@@ -313,14 +421,15 @@ CrawlState CrawlEngine::state() const {
 void CrawlEnginePrivate::tally(const CrawlResult &result, int sign) {
     done += sign;
     byOutcome[size_t(result.outcome)] += sign;
-    if (result.host.isEmpty())
+    if (sign > 0 || result.host.isEmpty() || !frontier)
         return;
-    HostTally &host = hostTallies[result.host];
-    host.done += sign;
-    if (result.outcome == Outcome::Ok)
-        host.ok += sign;
-    else
-        host.failed += sign;
+    // A retried row leaves the host's tallies (its new outcome is counted when it commits).
+    QMutexLocker lock(&frontier->talliesMutex);
+    const auto it = frontier->tallies.find(result.host);
+    if (it != frontier->tallies.end()) {
+        --it->done;
+        --(result.outcome == Outcome::Ok ? it->ok : it->failed);
+    }
 }
 
 void CrawlEnginePrivate::collectResults() {
@@ -330,7 +439,7 @@ void CrawlEnginePrivate::collectResults() {
     QList<BreakerEvent> events;
     {
         QMutexLocker lock(&context->resultsMutex);
-        batch.swap(context->results);
+        batch.swap(context->committed);
         events.swap(context->breakerEvents);
     }
     for (const BreakerEvent &event : std::as_const(events))
@@ -343,9 +452,16 @@ void CrawlEnginePrivate::collectResults() {
 }
 
 void CrawlEnginePrivate::finishIfDone() {
-    if (state == CrawlState::Finished || state == CrawlState::Idle || !feeder || !feeder->reachedEnd.load())
+    if (state == CrawlState::Finished || state == CrawlState::Idle || !frontier)
         return;
-    if (done < feeder->produced.load())
+    const bool journalFailed = frontier->failed.load();
+    if (journalFailed && !stopRequested) {
+        // Nothing more can be acknowledged: stop fetching, keep what is committed, say why.
+        context->stopping.store(true);
+        for (FetchShard *shard : context->shards)
+            shard->stopAll();
+    }
+    if (!journalFailed && (!frontier->inputComplete.load() || done < frontier->rows.load()))
         return;
     state = CrawlState::Finished;
     resultTimer.stop();
@@ -355,7 +471,9 @@ void CrawlEnginePrivate::finishIfDone() {
     CrawlSummary summary;
     summary.last = buildSnapshot();
     summary.stoppedByUser = stopRequested;
-    summary.inputError = feeder->readError; // written before reachedEnd was set
+    summary.inputError = frontier->readError; // written before inputComplete was set
+    if (journalFailed)
+        summary.journalError = frontier->failure;
     Q_EMIT q->snapshotReady(summary.last);
     Q_EMIT q->finished(summary);
 }
@@ -372,12 +490,12 @@ CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
     s.byOutcome = byOutcome;
     s.ok = byOutcome[size_t(Outcome::Ok)];
     s.failed = done - s.ok;
-    s.invalid = feeder ? feeder->invalid.load() : 0;
-    s.duplicates = feeder ? feeder->duplicates.load() : 0;
-    if (feeder && feeder->reachedEnd.load())
-        s.total = feeder->produced.load();
+    s.invalid = frontier ? frontier->invalid.load() : 0;
+    s.duplicates = frontier ? frontier->duplicates.load() : 0;
+    if (frontier && frontier->inputComplete.load())
+        s.total = frontier->rows.load();
     else if (feeder && feeder->estimatedRows.load() >= 0)
-        s.total = std::max(feeder->estimatedRows.load() - s.duplicates, feeder->produced.load());
+        s.total = std::max(feeder->estimatedRows.load() - s.duplicates, frontier ? frontier->rows.load() : 0);
 
     LatencyHistogram all;
     LatencyHistogram recent;
@@ -404,11 +522,16 @@ CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
         s.hostsGivenUp += host.breakerState == BreakerState::GaveUp ? 1 : 0;
         s.hostsTripped +=
             host.breakerState == BreakerState::Open || host.breakerState == BreakerState::HalfOpen ? 1 : 0;
-        const auto it = hostTallies.constFind(host.host);
-        if (it != hostTallies.cend()) {
-            host.done = it->done;
-            host.ok = it->ok;
-            host.failed = it->failed;
+    }
+    if (frontier) {
+        QMutexLocker lock(&frontier->talliesMutex);
+        for (HostSnapshot &host : s.hosts) {
+            const auto it = frontier->tallies.constFind(host.host);
+            if (it != frontier->tallies.cend()) {
+                host.done = it->done;
+                host.ok = it->ok;
+                host.failed = it->failed;
+            }
         }
     }
     s.p50Ms = all.percentileMs(0.50);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "frontier/crawljournal.h"
 #include "input/inputsource.h"
 #include "model/breakerevent.h"
 #include "model/crawllimits.h"
@@ -44,6 +45,19 @@ public:
     // Starts crawling `input`. Returns false (and sets *error) if the input cannot be opened or a crawl
     // is already running; nothing is emitted then.
     bool start(const InputSource &input, QString *error = nullptr);
+    // The same, journaled: every input line, lease and outcome goes into the crawl store at
+    // `journal.path` (a temporary one when empty), and a result is delivered only once it is committed
+    // there. With journal.resume the crawl stored there continues: its committed rows are delivered
+    // first (resultsReady), then the rest is fetched; `input` is ignored (the stored list is read).
+    // Refuses (false, *error says why) an existing file for a new crawl, or a missing, foreign, corrupt,
+    // busy or read-only one for a resume.
+    bool start(const InputSource &input, const CrawlJournal &journal, QString *error = nullptr);
+    QString journalPath() const; // the crawl store in use; empty for a temporary one
+    // Why the last start() could not open its journal (None when it did, or failed for another reason):
+    // DiskFull or Io mean the disk, the others the file the caller named.
+    StoreError::Kind journalFailure() const;
+    // A stored crawl's settings (the caller's and the engine's keys), read without taking the crawl over.
+    static QMap<QString, QString> readJournalSettings(const QString &path, QString *error = nullptr);
 
     void pause(); // no new request starts; in-flight requests finish
     void resume();

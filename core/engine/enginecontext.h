@@ -61,9 +61,16 @@ struct EngineContext {
     FetchPolicy policy;
     std::atomic<quint64> configVersion{1};
 
-    // Finished results waiting for the façade's next batch.
+    // Finished results waiting for the frontier to commit them (shards push, the frontier takes), and
+    // committed rows waiting for the façade's next batch (acknowledge after commit). One lock for both.
     QMutex resultsMutex;
     QList<CrawlResult> results;
+    QList<CrawlResult> committed;
+    QList<qint64> startedAttempts; // ids whose next attempt started (the journal counts attempts)
+    void pushStartedAttempt(quint64 id) {
+        QMutexLocker lock(&resultsMutex);
+        startedAttempts.append(qint64(id));
+    }
     void pushResult(CrawlResult &&result) {
         QMutexLocker lock(&resultsMutex);
         results.append(std::move(result));
@@ -74,9 +81,6 @@ struct EngineContext {
         QMutexLocker lock(&resultsMutex);
         breakerEvents.append(std::move(event));
     }
-
-    // Jobs handed to shards that have not started yet (feeder backpressure: bounded lookahead).
-    std::atomic<qint64> buffered{0};
 
     QMutex statsMutex;
     std::vector<ShardStats> shardStats;

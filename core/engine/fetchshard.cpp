@@ -311,6 +311,40 @@ void FetchShard::buildRequestTemplates() {
     m_requestWithoutCredentials = withoutCredentials;
 }
 
+FetchShard::Host *FetchShard::liveHost(const QString &key) const {
+    const auto it = m_hosts.find(key);
+    return it == m_hosts.end() ? nullptr : it->second.get();
+}
+
+bool FetchShard::isEvictable(const Host *host, qint64 nowNs) const {
+    if (!host->queue.empty() || host->inFlight > 0 || host->waitingRetries > 0 || host->awaitingSent ||
+        host->userPaused || host->skipped || host->inRunnable || host->breaker.state() != BreakerState::Closed ||
+        host->backoffUntilNs > nowNs)
+        return false;
+    // Its next start must not come sooner than the interval allows: a host made again starts unpaced.
+    return host->lastStartNs == 0 || host->blockedUntil(host->effectiveIntervalMs(m_limits), kPacingMarginNs) +
+                                                 kEvictAfterIdleNs <=
+                                             nowNs;
+}
+
+void FetchShard::evictIdleHosts(qint64 nowNs) {
+    if (m_hosts.size() <= kKeepIdleHosts)
+        return;
+    size_t excess = m_hosts.size() - kKeepIdleHosts;
+    std::vector<Host *> kept;
+    kept.reserve(m_hostOrder.size());
+    for (Host *host : m_hostOrder) {
+        if (excess > 0 && isEvictable(host, nowNs)) {
+            const QString key = host->key; // the map owns the host: erase destroys it
+            m_hosts.erase(key);
+            --excess;
+            continue;
+        }
+        kept.push_back(host);
+    }
+    m_hostOrder.swap(kept);
+}
+
 FetchShard::Host *FetchShard::hostFor(const QString &key) {
     auto it = m_hosts.find(key);
     if (it != m_hosts.end())
@@ -336,7 +370,7 @@ void FetchShard::scheduleHostWake(Host *host, qint64 atNs) {
     if (host->scheduledWakeNs == atNs)
         return;
     host->scheduledWakeNs = atNs;
-    m_timedHosts.emplace(atNs, host);
+    m_timedHosts.emplace(atNs, host->key);
 }
 
 qint64 FetchShard::hostBlockedUntil(const Host *host) const {
@@ -364,9 +398,10 @@ void FetchShard::pump() {
         markRunnable(host);
     }
     while (!m_timedHosts.empty() && m_timedHosts.top().first <= now) {
-        const auto [at, host] = m_timedHosts.top();
+        const auto [at, key] = m_timedHosts.top();
         m_timedHosts.pop();
-        if (host->scheduledWakeNs == at) {
+        Host *host = liveHost(key);
+        if (host && host->scheduledWakeNs == at) {
             host->scheduledWakeNs = 0;
             markRunnable(host);
         }
@@ -516,8 +551,12 @@ void FetchShard::armWakeTimer(qint64 nowNs) {
             due = at;
     };
     // Drop stale timed entries so the timer is not armed for them.
-    while (!m_timedHosts.empty() && m_timedHosts.top().second->scheduledWakeNs != m_timedHosts.top().first)
+    while (!m_timedHosts.empty()) {
+        const Host *host = liveHost(m_timedHosts.top().second);
+        if (host && host->scheduledWakeNs == m_timedHosts.top().first)
+            break;
         m_timedHosts.pop();
+    }
     if (!m_timedHosts.empty())
         consider(m_timedHosts.top().first);
     if (!m_delayed.empty())
@@ -541,13 +580,14 @@ void FetchShard::armWakeTimer(qint64 nowNs) {
 void FetchShard::startRequest(Host *host, Job job, bool probe) {
     const qint64 now = steadyNowNs();
     if (!job.continuingRedirect) {
-        if (job.attempts == 0) {
+        if (job.firstStartNs == 0) { // its first attempt here (a resumed URL may have made some before)
             job.firstStartNs = now;
             job.firstStartEpochMs = QDateTime::currentMSecsSinceEpoch();
-            m_context->buffered.fetch_sub(1, std::memory_order_relaxed);
         }
-        if (!job.redoAttempt)
+        if (!job.redoAttempt) {
             ++job.attempts;
+            m_context->pushStartedAttempt(job.id);
+        }
         job.redoAttempt = false;
         job.redirects = 0;
         job.chain.clear();
@@ -858,13 +898,12 @@ void FetchShard::cancelJob(Job &job, const QString &why) {
 }
 
 void FetchShard::endUnstarted(Job &job, Outcome outcome, const QString &why) {
-    if (job.attempts == 0 && !job.continuingRedirect)
-        m_context->buffered.fetch_sub(1, std::memory_order_relaxed);
     finish(job, outcome, job.lastStatus, why, nullptr, steadyNowNs());
 }
 
 void FetchShard::publishStats() {
     const qint64 now = steadyNowNs();
+    evictIdleHosts(now);
     const double seconds = m_lastPublishNs > 0 ? double(now - m_lastPublishNs) / 1e9 : 0.0;
     m_lastPublishNs = now;
     const qint64 epochNow = QDateTime::currentMSecsSinceEpoch();

@@ -75,6 +75,11 @@ private:
     void refreshConfig();
     void buildRequestTemplates();
     Host *hostFor(const QString &key);
+    Host *liveHost(const QString &key) const; // null when the host is not in memory
+    // A many-host crawl keeps only the hosts with work (and the most recent idle ones) in memory: an
+    // idle host's state is rebuilt when work comes back, its tallies live in the crawl store.
+    bool isEvictable(const Host *host, qint64 nowNs) const;
+    void evictIdleHosts(qint64 nowNs);
     void markRunnable(Host *host);
     void scheduleHostWake(Host *host, qint64 atNs);
     void armWakeTimer(qint64 nowNs);
@@ -112,6 +117,9 @@ private:
 
     void publishStats();
 
+    static constexpr size_t kKeepIdleHosts = 512;       // below this many hosts nothing is evicted
+    static constexpr qint64 kEvictAfterIdleNs = 2'000'000'000; // idle this long past its pacing gap
+
     const int m_index;
     EngineContext *const m_context;
 
@@ -130,7 +138,7 @@ private:
     std::unordered_map<QString, std::unique_ptr<Host>> m_hosts;
     std::vector<Host *> m_hostOrder; // creation order, for stable snapshots
     std::deque<Host *> m_runnable;
-    using TimedHost = std::pair<qint64, Host *>;
+    using TimedHost = std::pair<qint64, QString>; // by key: the host may be evicted before it is due
     std::priority_queue<TimedHost, std::vector<TimedHost>, std::greater<>> m_timedHosts;
     std::multimap<qint64, Job> m_delayed;      // retries waiting for their backoff, by due time
     std::multimap<qint64, Host *> m_heldSlots; // host slots of abandoned requests, by release time

@@ -1,6 +1,6 @@
 #include "engine/inputfeeder.h"
 
-#include "engine/fetchshard.h"
+#include "frontier/frontierservice.h"
 #include "input/streamdevice.h"
 
 #include <QBuffer>
@@ -45,12 +45,14 @@ qint64 countCandidateLines(QIODevice *device) {
 }
 } // namespace
 
-InputFeeder::InputFeeder(EngineContext *context, std::unique_ptr<QIODevice> device, InputSource::Kind kind,
-                         QString path)
+InputFeeder::InputFeeder(EngineContext *context, FrontierService *frontier, std::unique_ptr<QIODevice> device,
+                         InputSource::Kind kind, QString path, qint64 skipThroughLine)
     : m_context(context)
+    , m_frontier(frontier)
     , m_device(std::move(device))
     , m_kind(kind)
     , m_path(std::move(path))
+    , m_skipThroughLine(skipThroughLine)
     , m_backpressureTimer(this) // parented, so it moves to the feeder thread with us
 {
     m_backpressureTimer.setSingleShot(true);
@@ -88,6 +90,11 @@ void InputFeeder::estimate() {
     }
 }
 
+void InputFeeder::end(const QString &readError) {
+    reachedEnd.store(true);
+    m_frontier->inputEnded(readError);
+}
+
 void InputFeeder::readSome() {
     if (m_abandoned.load() || reachedEnd.load())
         return;
@@ -95,52 +102,42 @@ void InputFeeder::readSome() {
     // Reading the rest of a stream after a stop could wait forever; a file is read to its end so every
     // line still gets its (cancelled) row.
     if (stopping && (m_kind == InputSource::Kind::Stdin || qobject_cast<StreamDevice *>(m_device.get()))) {
-        reachedEnd.store(true);
+        end({});
         return;
     }
-    if (!stopping && m_context->buffered.load(std::memory_order_relaxed) >= kMaxBuffered) {
+    if (m_frontier->pendingLines.load(std::memory_order_relaxed) >= FrontierService::kMaxPendingLines) {
         m_backpressureTimer.start();
         return;
     }
+    QList<StoreInputLine> lines;
+    lines.reserve(kLinesPerSlice);
+    bool finished = false;
+    QString readError;
     for (int i = 0; i < kLinesPerSlice; ++i) {
         std::optional<InputLine> line = m_reader->next();
         if (!line) {
             if (m_reader->waitingForData())
-                return; // the device's readyRead() calls again
+                break; // the device's readyRead() calls again
             if (!m_reader->errorString().isEmpty())
                 readError =
                     (m_reader->linesRead() > 0 ? QStringLiteral("after line %1").arg(m_reader->linesRead())
                                                : QStringLiteral("before the first line")) +
                     QStringLiteral(": ") + m_reader->errorString();
-            reachedEnd.store(true);
-            return;
-        }
-        if (!line->normalized.ok()) {
-            CrawlResult result;
-            result.id = m_nextId++;
-            result.lineNumber = line->lineNumber;
-            result.url = line->raw;
-            result.outcome = Outcome::InvalidUrl;
-            result.error = QStringLiteral("line %1: %2").arg(line->lineNumber).arg(line->normalized.error);
-            result.finishedAt = QDateTime::currentDateTimeUtc();
-            invalid.fetch_add(1);
-            produced.fetch_add(1);
-            m_context->pushResult(std::move(result));
-            continue;
-        }
-        if (!m_seen.insert(line->normalized.text)) {
-            duplicates.fetch_add(1);
-            continue;
-        }
-        Job job = Job::fromInput(m_nextId++, line->lineNumber, line->normalized, steadyNowNs());
-        produced.fetch_add(1);
-        m_context->buffered.fetch_add(1, std::memory_order_relaxed);
-        m_context->shards[size_t(m_context->shardFor(job.inputHost))]->enqueue(std::move(job));
-        if (!m_context->stopping.load() &&
-            m_context->buffered.load(std::memory_order_relaxed) >= kMaxBuffered)
+            finished = true;
             break;
+        }
+        if (line->lineNumber <= m_skipThroughLine)
+            continue; // stored before the crawl was interrupted
+        lines.append(storeInputLine(*line));
     }
-    QMetaObject::invokeMethod(this, &InputFeeder::readSome, Qt::QueuedConnection);
+    if (!lines.isEmpty())
+        m_frontier->addLines(std::move(lines));
+    if (finished) {
+        end(readError);
+        return;
+    }
+    if (!m_reader->waitingForData())
+        QMetaObject::invokeMethod(this, &InputFeeder::readSome, Qt::QueuedConnection);
 }
 
 } // namespace crawl

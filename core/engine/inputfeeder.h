@@ -12,16 +12,18 @@
 
 namespace crawl {
 
-// Streams the input list on its own thread: normalizes, deduplicates, turns bad lines into invalid_url
-// results, and hands valid URLs to the shard that owns their host. It reads ahead only while fewer than
-// kMaxBuffered URLs wait in the shards, so a million-line list never becomes a million queued jobs.
+class FrontierService;
+
+// Streams the input list on its own thread: normalizes each line and hands the lines, in order, to the
+// frontier, which stores them (deduplicating by the store's unique key) and decides when they are
+// fetched. It reads ahead only while fewer than FrontierService::kMaxPendingLines wait to be stored, so
+// a 10-million-line list never sits in memory, and the first lines start fetching at once.
 class InputFeeder : public QObject {
     Q_OBJECT
 public:
-    static constexpr qint64 kMaxBuffered = 20'000;
-
-    InputFeeder(EngineContext *context, std::unique_ptr<QIODevice> device, InputSource::Kind kind,
-                QString path);
+    // `skipThroughLine`: a resumed crawl already stored the lines up to it.
+    InputFeeder(EngineContext *context, FrontierService *frontier, std::unique_ptr<QIODevice> device,
+                InputSource::Kind kind, QString path, qint64 skipThroughLine);
     ~InputFeeder() override;
 
     void begin();    // in the feeder thread
@@ -30,22 +32,20 @@ public:
 
     // Read by the façade (any thread).
     std::atomic<bool> reachedEnd{false};
-    std::atomic<qint64> produced{0}; // rows this input will yield: distinct valid URLs + invalid lines
-    std::atomic<qint64> duplicates{0};
-    std::atomic<qint64> invalid{0};
-    std::atomic<qint64> estimatedRows{-1}; // quick pre-count; -1 when unknown (stdin)
-    QString readError;                     // set before reachedEnd when reading failed
+    std::atomic<qint64> estimatedRows{-1}; // quick pre-count of non-blank lines; -1 when unknown (stdin)
 
 private:
     void estimate();
 
+    void end(const QString &readError);
+
     EngineContext *m_context;
+    FrontierService *m_frontier;
     std::unique_ptr<QIODevice> m_device;
     InputSource::Kind m_kind;
     QString m_path;
     std::unique_ptr<UrlListReader> m_reader;
-    UrlDeduplicator m_seen;
-    quint64 m_nextId = 1;
+    qint64 m_skipThroughLine = 0;
     std::atomic<bool> m_abandoned{false};
     QTimer m_backpressureTimer;
 };

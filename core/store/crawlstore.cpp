@@ -91,8 +91,12 @@ constexpr NamedSql kRetryEntry{"retryEntry",
                                "UPDATE entries SET state = 1, next_at = ?2, lease_owner = NULL, "
                                "lease_until = NULL WHERE id = ?1"};
 constexpr NamedSql kLeaseEntry{"leaseEntry",
-                               "UPDATE entries SET state = 2, attempts = attempts + 1, lease_owner = ?2, "
+                               "UPDATE entries SET state = 2, lease_owner = ?2, "
                                "lease_until = ?3 WHERE id = ?1 AND state < 2 RETURNING host_id"};
+// An attempt counts when it starts, not when its entry is leased: a URL leased but never started before a
+// crash keeps its whole retry budget.
+constexpr NamedSql kStartAttempt{"startAttempt",
+                                 "UPDATE entries SET attempts = attempts + 1 WHERE id = ?1 AND state = 2"};
 constexpr NamedSql kRequeueEntry{"requeueEntry",
                                  "UPDATE entries SET state = 0, lease_owner = NULL, lease_until = NULL "
                                  "WHERE id = ?1"};
@@ -137,6 +141,10 @@ constexpr NamedSql kHostsPage{"hostsPage",
     "LEFT JOIN results r ON r.entry_id = e.id"
 constexpr const char *kRowSelect = CRAWLSTORE_ROW_SELECT;
 constexpr NamedSql kRowsPage{"rowsPage", CRAWLSTORE_ROW_SELECT " WHERE e.id > ?1 ORDER BY e.id LIMIT ?2"};
+constexpr NamedSql kFinishedRowsPage{"finishedRowsPage", CRAWLSTORE_ROW_SELECT
+                                     " WHERE e.id > ?1 AND e.state = 3 ORDER BY e.id LIMIT ?2"};
+constexpr NamedSql kUnfinishedRowsPage{"unfinishedRowsPage", CRAWLSTORE_ROW_SELECT
+                                       " WHERE e.id > ?1 AND e.state < 3 ORDER BY e.id LIMIT ?2"};
 #undef CRAWLSTORE_ROW_SELECT
 
 HostRecord hostFrom(const SqlStatement &query) {
@@ -193,9 +201,10 @@ CrawlResult rowFrom(const SqlStatement &query) {
 }
 
 constexpr NamedSql kHotPath[] = {kHostByKey,   kInsertHost, kInsertEntry,   kInsertResult, kEntryById,
-                                 kFinishEntry, kRetryEntry, kLeaseEntry,    kRequeueEntry, kHostDelta,
+                                 kFinishEntry, kRetryEntry, kLeaseEntry,    kRequeueEntry, kHostDelta, kStartAttempt,
                                  kCrawlDelta,  kChunk,      kEligibleHosts, kNextEligible, kLeased,
-                                 kHostByName,  kHostsPage,  kRowsPage};
+                                 kHostByName,  kHostsPage,  kRowsPage,      kFinishedRowsPage,
+                                 kUnfinishedRowsPage};
 
 qint64 msOrNull(const QDateTime &time) {
     return time.isValid() ? time.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
@@ -224,6 +233,7 @@ CrawlStore::~CrawlStore() {
     m_retryEntry = {};
     m_leaseEntry = {};
     m_requeueEntry = {};
+    m_startAttempt = {};
     m_hostDelta = {};
     m_crawlDelta = {};
     m_chunk = {};
@@ -444,7 +454,7 @@ bool CrawlStore::prepareStatements() {
         {&m_insertResult, kInsertResult},   {&m_entryById, kEntryById},   {&m_finishEntry, kFinishEntry},
         {&m_retryEntry, kRetryEntry},       {&m_leaseEntry, kLeaseEntry}, {&m_requeueEntry, kRequeueEntry},
         {&m_hostDelta, kHostDelta},         {&m_crawlDelta, kCrawlDelta}, {&m_chunk, kChunk},
-        {&m_eligibleHosts, kEligibleHosts}, {&m_leased, kLeased}};
+        {&m_eligibleHosts, kEligibleHosts}, {&m_leased, kLeased},     {&m_startAttempt, kStartAttempt}};
     for (const auto &[statement, named] : all) {
         if (const int rc = statement->prepare(m_db, named.sql); rc != SQLITE_OK)
             return fail(rc, QStringLiteral("preparing %1").arg(QLatin1String(named.name)));
@@ -629,7 +639,9 @@ bool CrawlStore::applyCrawlDelta(const CrawlDelta &d) {
     return stepDone(m_crawlDelta, QStringLiteral("updating crawl counters"));
 }
 
-bool CrawlStore::appendInput(const QList<StoreInputLine> &lines, qint64 nowMs, AppendOutcome *outcome) {
+bool CrawlStore::appendInput(const QList<StoreInputLine> &lines, qint64 nowMs, AppendOutcome *outcome,
+                             QList<CrawlResult> *invalidRows) {
+    QList<CrawlResult> invalid;
     if (!begin())
         return false;
     AppendOutcome out;
@@ -688,11 +700,22 @@ bool CrawlStore::appendInput(const QList<StoreInputLine> &lines, qint64 nowMs, A
         m_insertResult.bind(7, qint64(0));
         m_insertResult.bind(9, qint64(-1));
         m_insertResult.bind(10, qint64(-1));
-        m_insertResult.bind(11, QStringLiteral("line %1: %2").arg(line.lineNumber).arg(line.invalidReason));
+        const QString error = QStringLiteral("line %1: %2").arg(line.lineNumber).arg(line.invalidReason);
+        m_insertResult.bind(11, error);
         m_insertResult.bind(13, nowMs);
         if (!stepDone(m_insertResult, appending)) {
             rollback();
             return false;
+        }
+        if (invalidRows) {
+            CrawlResult row;
+            row.id = quint64(entryId);
+            row.lineNumber = line.lineNumber;
+            row.url = line.raw;
+            row.outcome = Outcome::InvalidUrl;
+            row.error = error;
+            row.finishedAt = QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC);
+            invalid.append(std::move(row));
         }
     }
     if (!applyHostDeltas(hostDeltas) || !applyCrawlDelta(crawlDelta)) {
@@ -703,7 +726,20 @@ bool CrawlStore::appendInput(const QList<StoreInputLine> &lines, qint64 nowMs, A
         return false;
     if (outcome)
         *outcome = out;
+    if (invalidRows)
+        invalidRows->append(std::move(invalid));
     return true;
+}
+
+qint64 CrawlStore::lastInputLine() {
+    SqlStatement query;
+    int rc = query.prepare(m_db, "SELECT max(line) FROM entries");
+    if (rc == SQLITE_OK)
+        rc = query.step();
+    if (rc == SQLITE_ROW)
+        return query.isNull(0) ? 0 : query.int64(0);
+    fail(rc, QStringLiteral("reading the input position"));
+    return -1;
 }
 
 QList<PendingEntry> CrawlStore::nextChunkForHost(const QString &hostKey, int limit, qint64 nowMs) {
@@ -818,6 +854,13 @@ bool CrawlStore::recordResults(const ResultBatch &batch) {
             --crawlDelta.pending;
         }
     };
+    for (qint64 id : batch.started) {
+        m_startAttempt.bind(1, id);
+        if (!stepDone(m_startAttempt, recording)) {
+            rollback();
+            return false;
+        }
+    }
     for (const ResultBatch::Finished &finished : batch.finished) {
         qint64 hostId = 0;
         int state = 0;
@@ -945,6 +988,95 @@ qint64 CrawlStore::reclaimLeased(qint64 leaseDeadlineMs) {
         return -1;
     }
     return commit() ? leased.size() : -1;
+}
+
+bool CrawlStore::releaseLeases(const QList<ReleasedLease> &leases) {
+    if (leases.isEmpty())
+        return true;
+    SqlStatement release;
+    int rc = release.prepare(m_db, "UPDATE entries SET state = 0, attempts = ?2, lease_owner = NULL, "
+                                   "lease_until = NULL WHERE id = ?1 AND state = 2 RETURNING host_id");
+    if (rc != SQLITE_OK)
+        return fail(rc, QStringLiteral("giving back URLs"));
+    if (!begin())
+        return false;
+    QHash<qint64, HostDelta> hostDeltas;
+    qint64 released = 0;
+    for (const ReleasedLease &lease : leases) {
+        release.bind(1, lease.entryId);
+        release.bind(2, qint64(lease.attempts));
+        rc = release.step();
+        const qint64 hostId = rc == SQLITE_ROW ? release.int64(0) : 0;
+        release.reset();
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+            fail(rc, QStringLiteral("giving back URLs"));
+            rollback();
+            return false;
+        }
+        if (rc == SQLITE_ROW) {
+            ++released;
+            HostDelta &d = hostDeltas[hostId];
+            --d.inFlight;
+            ++d.pending;
+        }
+    }
+    CrawlDelta crawlDelta;
+    crawlDelta.inFlight = -released;
+    crawlDelta.pending = released;
+    if (!applyHostDeltas(hostDeltas) || !applyCrawlDelta(crawlDelta)) {
+        rollback();
+        return false;
+    }
+    return commit();
+}
+
+qint64 CrawlStore::requeueFinished(const QList<qint64> &ids, qint64 nowMs) {
+    SqlStatement requeue;
+    int rc = requeue.prepare(m_db, "UPDATE entries SET state = 0, next_at = ?2 WHERE id = ?1 AND state = 3 "
+                                   "AND host_id IS NOT NULL RETURNING host_id, "
+                                   "(SELECT outcome FROM results WHERE entry_id = ?1)");
+    if (rc != SQLITE_OK) {
+        fail(rc, QStringLiteral("queueing URLs again"));
+        return -1;
+    }
+    if (!begin())
+        return -1;
+    QHash<qint64, HostDelta> hostDeltas;
+    CrawlDelta crawlDelta;
+    qint64 queued = 0;
+    for (qint64 id : ids) {
+        requeue.bind(1, id);
+        requeue.bind(2, nowMs);
+        rc = requeue.step();
+        const qint64 hostId = rc == SQLITE_ROW ? requeue.int64(0) : 0;
+        const bool wasOk = rc == SQLITE_ROW && requeue.text(1) == outcomeName(Outcome::Ok);
+        requeue.reset();
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+            fail(rc, QStringLiteral("queueing URLs again"));
+            rollback();
+            return -1;
+        }
+        if (rc != SQLITE_ROW)
+            continue;
+        ++queued;
+        HostDelta &d = hostDeltas[hostId];
+        --d.done;
+        ++d.pending;
+        --crawlDelta.done;
+        ++crawlDelta.pending;
+        if (wasOk) {
+            --d.ok;
+            --crawlDelta.ok;
+        } else {
+            --d.failed;
+            --crawlDelta.failed;
+        }
+    }
+    if (!applyHostDeltas(hostDeltas) || !applyCrawlDelta(crawlDelta)) {
+        rollback();
+        return -1;
+    }
+    return commit() ? queued : -1;
 }
 
 qint64 CrawlStore::reclaimInFlight() {
@@ -1101,10 +1233,31 @@ bool CrawlStore::exportRows(const std::function<bool(const CrawlResult &)> &row)
     return true;
 }
 
-QList<CrawlResult> CrawlStore::rowsPage(qint64 afterId, int limit) {
+std::array<qint64, kOutcomeCount> CrawlStore::outcomeCounts() {
+    std::array<qint64, kOutcomeCount> byOutcome{};
+    SqlStatement query;
+    int rc = query.prepare(m_db, "SELECT r.outcome, count(*) FROM results r JOIN entries e ON e.id = r.entry_id "
+                                 "WHERE e.state = 3 GROUP BY r.outcome");
+    if (rc != SQLITE_OK) {
+        fail(rc, QStringLiteral("counting outcomes"));
+        return byOutcome;
+    }
+    while ((rc = query.step()) == SQLITE_ROW) {
+        if (const std::optional<Outcome> outcome = outcomeFromName(query.text(0)))
+            byOutcome[size_t(*outcome)] += query.int64(1);
+    }
+    if (rc != SQLITE_DONE)
+        fail(rc, QStringLiteral("counting outcomes"));
+    return byOutcome;
+}
+
+QList<CrawlResult> CrawlStore::rowsPage(qint64 afterId, int limit, RowFilter filter) {
     QList<CrawlResult> rows;
     SqlStatement query;
-    int rc = query.prepare(m_db, kRowsPage.sql);
+    const char *sql = filter == RowFilter::Finished     ? kFinishedRowsPage.sql
+                      : filter == RowFilter::Unfinished ? kUnfinishedRowsPage.sql
+                                                        : kRowsPage.sql;
+    int rc = query.prepare(m_db, sql);
     if (rc != SQLITE_OK) {
         fail(rc, QStringLiteral("reading rows"));
         return rows;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "frontier/frontierstore.h"
 #include "store/sqlstatement.h"
 #include "store/storetypes.h"
 
@@ -65,12 +66,12 @@ namespace crawl {
 //   Unfinished entries come out as `cancelled`, so the CSV at SIGINT still has one row per line.
 // - Multi-machine later: leases (owner + lease_until) and reclaimExpiredLeases(now) are what a shared
 //   frontier needs; a Redis implementation would sit behind the same frontier interface.
-class CrawlStore {
+class CrawlStore final : public FrontierStore {
 public:
     static constexpr int kSchemaVersion = 2;
     static constexpr qint32 kApplicationId = 0x43536377; // "CScw": marks the file as a Crawlscope crawl
 
-    ~CrawlStore();
+    ~CrawlStore() override;
     CrawlStore(const CrawlStore &) = delete;
     CrawlStore &operator=(const CrawlStore &) = delete;
 
@@ -82,42 +83,50 @@ public:
     static std::unique_ptr<CrawlStore> open(const QString &path, StoreError *error,
                                             const StoreOptions &options = {});
 
-    QString path() const { return m_path; }
+    QString path() const override { return m_path; }
     // What SQLite actually runs with, e.g. "journal_mode=wal synchronous=NORMAL" (for logs and tests).
-    QString durability();
-    StoreError lastError() const { return m_error; }
+    QString durability() override;
+    StoreError lastError() const override { return m_error; }
 
-    QMap<QString, QString> settings();
-    bool setSettings(const QMap<QString, QString> &values); // upserts the given keys
+    QMap<QString, QString> settings() override;
+    bool setSettings(const QMap<QString, QString> &values) override; // upserts the given keys
 
     // Appends input lines in input order, one transaction. Valid lines whose normalized URL is already
     // stored count as duplicates; invalid lines become Done entries with an invalid_url result.
-    bool appendInput(const QList<StoreInputLine> &lines, qint64 nowMs, AppendOutcome *outcome = nullptr);
+    // `invalidRows` (optional) receives the invalid_url rows this call committed, with their entry ids.
+    bool appendInput(const QList<StoreInputLine> &lines, qint64 nowMs, AppendOutcome *outcome = nullptr,
+                     QList<CrawlResult> *invalidRows = nullptr) override;
+    qint64 lastInputLine() override;
 
     // Queued or retry-due entries of one host with nextAt <= now, oldest first (index-only).
-    QList<PendingEntry> nextChunkForHost(const QString &hostKey, int limit, qint64 nowMs);
+    QList<PendingEntry> nextChunkForHost(const QString &hostKey, int limit, qint64 nowMs) override;
     // Hosts with an entry that may start by `now`, soonest first (index-only).
-    QList<EligibleHost> hostsWithEligibleWork(qint64 nowMs, int limit);
+    QList<EligibleHost> hostsWithEligibleWork(qint64 nowMs, int limit) override;
     // The soonest eligible time of any host, or -1 when nothing is pending (to arm a timer).
-    qint64 nextEligibleAtMs();
+    qint64 nextEligibleAtMs() override;
 
-    // Leases entries to `owner` until leaseUntilMs and counts an attempt; entries not pending are skipped.
+    // Leases entries to `owner` until leaseUntilMs; entries not pending are skipped. An attempt is counted
+    // when it starts (ResultBatch::started), so a lease that never started costs the URL nothing.
     // Returns how many were leased, or -1 on error.
-    qint64 markInFlight(const QList<qint64> &ids, const QString &owner, qint64 leaseUntilMs);
+    qint64 markInFlight(const QList<qint64> &ids, const QString &owner, qint64 leaseUntilMs) override;
 
     // Results, retries and host pauses in ONE transaction; returns only after COMMIT (acknowledge after).
-    bool recordResults(const ResultBatch &batch);
+    bool recordResults(const ResultBatch &batch) override;
 
     // At resume: every in-flight entry goes back to Queued, its attempt counted. Returns how many.
-    qint64 reclaimInFlight();
+    qint64 reclaimInFlight() override;
+    bool releaseLeases(const QList<ReleasedLease> &leases) override;
+    // Finished entries queued again ("retry failed"): their old result stays until the new one commits.
+    // Invalid lines and unknown ids are skipped. Returns how many were queued, or -1 on error.
+    qint64 requeueFinished(const QList<qint64> &ids, qint64 nowMs) override;
     // Entries whose lease expired by `now` (a dead worker) go back to Queued. Returns how many.
-    qint64 reclaimExpiredLeases(qint64 nowMs);
+    qint64 reclaimExpiredLeases(qint64 nowMs) override;
 
     // Host policy records.
     bool setHostUserPaused(const QString &hostKey, bool paused);
     bool setHostPausedUntil(const QString &hostKey, qint64 untilMs);
     bool setHostOverrides(const QString &hostKey, int maxInFlight, qint64 startIntervalMs);
-    std::optional<HostRecord> hostRecord(const QString &hostKey);
+    std::optional<HostRecord> hostRecord(const QString &hostKey) override;
     // Hosts in key order after `afterHostKey` (empty: from the start), for a window that pages them.
     QList<HostRecord> hostsPage(const QString &afterHostKey, int limit);
 
@@ -125,13 +134,15 @@ public:
     // of the machine, or in --export), not part of every open. False with a Corrupt error when damaged.
     bool verifyIntegrity();
 
-    StoreCounts counts();
+    StoreCounts counts() override;
+    // Committed outcomes per Outcome value (a resumed crawl's tallies).
+    std::array<qint64, kOutcomeCount> outcomeCounts() override;
     EntryState entryState(qint64 id); // for tests and details views; Done when unknown
 
     // One row per stored line in input order (the CSV's rows). The callback returns false to stop.
     bool exportRows(const std::function<bool(const CrawlResult &)> &row);
     // The same rows, a page at a time after entry id `afterId` (0: from the start), for paged views.
-    QList<CrawlResult> rowsPage(qint64 afterId, int limit);
+    QList<CrawlResult> rowsPage(qint64 afterId, int limit, RowFilter filter = RowFilter::All) override;
 
     // EXPLAIN QUERY PLAN of every statement on the hot path.
     QList<QueryPlan> hotPathQueryPlans();
@@ -173,7 +184,7 @@ private:
     StoreError m_error;
 
     SqlStatement m_hostByKey, m_insertHost, m_insertEntry, m_insertResult, m_entryById, m_finishEntry,
-        m_retryEntry, m_leaseEntry, m_requeueEntry, m_hostDelta, m_crawlDelta, m_chunk, m_eligibleHosts,
+        m_retryEntry, m_leaseEntry, m_requeueEntry, m_startAttempt, m_hostDelta, m_crawlDelta, m_chunk, m_eligibleHosts,
         m_leased;
     QString m_lastHostKey; // input lists are often sorted by host: skip the lookup for a repeated host
     qint64 m_lastHostId = 0;

@@ -139,10 +139,27 @@ struct ResultBatch {
         QString hostKey;
         qint64 untilMs = 0; // Retry-After: the whole host waits until then
     };
+    QList<qint64> started; // leased entries whose next attempt started (once per attempt)
     QList<Finished> finished;
     QList<Retry> retries;
     QList<HostPause> pauses;
-    bool isEmpty() const { return finished.isEmpty() && retries.isEmpty() && pauses.isEmpty(); }
+    bool isEmpty() const {
+        return started.isEmpty() && finished.isEmpty() && retries.isEmpty() && pauses.isEmpty();
+    }
+};
+
+// A leased entry given back without an outcome (the crawl stopped, or it was never started): it is
+// queued again with the attempts the fetcher really made.
+struct ReleasedLease {
+    qint64 entryId = 0;
+    int attempts = 0;
+};
+
+// Which stored rows a page holds.
+enum class RowFilter {
+    All,        // every row (unfinished ones as `cancelled`, as the CSV at a stop)
+    Finished,   // rows with a committed outcome
+    Unfinished, // entries still queued, waiting for a retry or in flight
 };
 
 // EXPLAIN QUERY PLAN of one hot-path statement, for the test that proves none of them scans a big table.

@@ -173,10 +173,11 @@ private Q_SLOTS:
             redirected.redirects = 1;
             redirected.redirectChain = {QStringLiteral("http://a.test/1"),
                                         QStringLiteral("http://a.test/final")};
+            batch.started = ids(a) + ids(b);
             batch.finished.append({a.at(0).id, redirected});
             batch.finished.append({a.at(1).id, okResult(404)});
             QVERIFY(store->recordResults(batch));
-            // b.test stays in flight: it comes out as cancelled, with its attempt.
+            // b.test stays in flight: it comes out as cancelled, with its started attempt.
         }
         StoreError error;
         auto store = CrawlStore::open(path, &error);
@@ -370,6 +371,10 @@ private Q_SLOTS:
             QCOMPARE(store->entryState(chunk.at(0).id), EntryState::Queued);
             QCOMPARE(store->entryState(chunk.at(1).id), EntryState::InFlight);
             QCOMPARE(store->markInFlight({chunk.at(0).id}, QStringLiteral("w1"), kNow + 9000), 1);
+            // The first entry's attempts started under both leases; the second was leased, never started.
+            ResultBatch started;
+            started.started = {chunk.at(0).id, chunk.at(0).id};
+            QVERIFY(store->recordResults(started));
         } // "crash": two entries in flight
         auto store = CrawlStore::open(path, nullptr);
         QVERIFY(store);
@@ -380,8 +385,8 @@ private Q_SLOTS:
         QCOMPARE(c.pending, 3);
         const QList<PendingEntry> again = store->nextChunkForHost(QStringLiteral("a.test:80"), 3, kNow);
         QCOMPARE(again.size(), 3);
-        QCOMPARE(again.at(0).attempts, 2); // leased twice
-        QCOMPARE(again.at(1).attempts, 1);
+        QCOMPARE(again.at(0).attempts, 2); // started twice
+        QCOMPARE(again.at(1).attempts, 0); // leased, never started: its retry budget is whole
         QCOMPARE(again.at(2).attempts, 0);
         QCOMPARE(store->hostRecord(QStringLiteral("a.test:80"))->inFlight, 0);
         QCOMPARE(store->hostRecord(QStringLiteral("a.test:80"))->pending, 3);
