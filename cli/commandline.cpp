@@ -64,7 +64,8 @@ const Flag kFlags[] = {
     {"resume", "FILE.db",
      "Continue the crawl journaled in FILE.db with its list and settings (flags given now override "
      "them); --output gets one row per input line for the whole crawl."},
-    {"export", "FILE.db", "Write the rows of a journaled crawl to --output (default stdout), without crawling."},
+    {"export", "FILE.db",
+     "Write the rows of a journaled crawl to --output (default stdout), without crawling."},
     {"sync", "normal|full",
      "Journal durability: normal survives a crash of the process; full also survives a power loss, at "
      "a cost per commit (default normal)."},
@@ -278,9 +279,9 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
     o.exportStore = parser.value(QStringLiteral("export"));
     // Not part of a stored crawl: where its rows go, what it reads, and the journal flags themselves.
     static const QStringList notCrawlFlags = {
-        QStringLiteral("headless"), QStringLiteral("demo"),   QStringLiteral("input"),
+        QStringLiteral("headless"), QStringLiteral("demo"),         QStringLiteral("input"),
         QStringLiteral("output"),   QStringLiteral("summary-json"), QStringLiteral("quiet"),
-        QStringLiteral("store"),    QStringLiteral("resume"), QStringLiteral("export"),
+        QStringLiteral("store"),    QStringLiteral("resume"),       QStringLiteral("export"),
         QStringLiteral("help"),     QStringLiteral("version")};
     for (const Flag &flag : kFlags) {
         const QString name = flagName(flag);
@@ -362,14 +363,16 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
         }
         o.syncFull = sync == QLatin1String("full");
     }
-    const int journalModes = int(!o.store.isEmpty()) + int(!o.resume.isEmpty()) + int(!o.exportStore.isEmpty());
+    const int journalModes =
+        int(!o.store.isEmpty()) + int(!o.resume.isEmpty()) + int(!o.exportStore.isEmpty());
     if (journalModes > 1) {
         error = QStringLiteral("--store, --resume and --export are separate jobs: give one of them");
         return result;
     }
     if (!o.exportStore.isEmpty()) {
         if (!o.input.isEmpty() || o.demo) {
-            error = QStringLiteral("--export writes a journaled crawl's rows; it does not crawl --input or --demo");
+            error = QStringLiteral(
+                "--export writes a journaled crawl's rows; it does not crawl --input or --demo");
             return result;
         }
         o.mode = CommandLineOptions::Mode::Export;

@@ -12,7 +12,6 @@
 #include <QEventLoop>
 
 #include <cstdlib>
-
 #include <unistd.h>
 
 namespace crawl {
@@ -59,9 +58,10 @@ int finishRun(const CrawlSummary &summary, OutputFiles &outputs, qint64 rowsWrit
         return ExitUsage;
     }
     if (interrupted && !journal.isEmpty())
-        printError(QStringLiteral("the crawl is journaled in %1: continue it with crawlscope --headless --resume "
-                                  "%1")
-                       .arg(journal));
+        printError(
+            QStringLiteral("the crawl is journaled in %1: continue it with crawlscope --headless --resume "
+                           "%1")
+                .arg(journal));
     return interrupted ? ExitInterrupted : ExitOk;
 }
 
@@ -71,10 +71,13 @@ QString journalConflict(const QString &journal, const InputSource &input, const 
     if (journal.isEmpty())
         return {};
     const FileIdentity store = FileIdentity::ofPath(journal, STDIN_FILENO);
-    if (input.kind == InputSource::Kind::File && store.clashesWith(FileIdentity::ofPath(input.path, STDIN_FILENO)))
-        return QStringLiteral("the crawl journal %1 is the input list; choose a new file for --store").arg(journal);
+    if (input.kind == InputSource::Kind::File &&
+        store.clashesWith(FileIdentity::ofPath(input.path, STDIN_FILENO)))
+        return QStringLiteral("the crawl journal %1 is the input list; choose a new file for --store")
+            .arg(journal);
     if (store.clashesWith(FileIdentity::ofPath(csvPath, STDOUT_FILENO)))
-        return QStringLiteral("--output %1 is the crawl journal; writing it would destroy the crawl").arg(csvPath);
+        return QStringLiteral("--output %1 is the crawl journal; writing it would destroy the crawl")
+            .arg(csvPath);
     if (!summaryPath.isEmpty() && store.clashesWith(FileIdentity::ofPath(summaryPath, STDOUT_FILENO)))
         return QStringLiteral("--summary-json %1 is the crawl journal; writing it would destroy the crawl")
             .arg(summaryPath);
@@ -102,7 +105,8 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
     } else {
         if (!options.store.isEmpty()) {
             journal = CrawlJournal::create(options.store);
-            journal.settings.insert(QStringLiteral("cli.arguments"), options.crawlArguments.join(QLatin1Char('\n')));
+            journal.settings.insert(QStringLiteral("cli.arguments"),
+                                    options.crawlArguments.join(QLatin1Char('\n')));
         }
         if (!input.check(&error)) {
             printError(error);
@@ -184,7 +188,8 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
         printError(error);
         outputs.discard();
         const StoreError::Kind why = engine.journalFailure();
-        return why == StoreError::Kind::DiskFull || why == StoreError::Kind::Io ? ExitOutputFailed : ExitUsage;
+        return why == StoreError::Kind::DiskFull || why == StoreError::Kind::Io ? ExitOutputFailed
+                                                                                : ExitUsage;
     }
     // Results arrive through the event loop, so the header is written before any row.
     if (!writer.writeHeader() || !writer.flush()) {

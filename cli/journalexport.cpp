@@ -12,10 +12,14 @@
 namespace crawl {
 
 int exportJournal(const QString &storePath, const QString &csvPath) {
-    const auto printError = [](const QString &what) { printStderrLine(QStringLiteral("crawlscope: ") + what); };
+    const auto printError = [](const QString &what) {
+        printStderrLine(QStringLiteral("crawlscope: ") + what);
+    };
     const QString target = csvPath.isEmpty() ? QStringLiteral("-") : csvPath;
-    if (FileIdentity::ofPath(storePath, STDIN_FILENO).clashesWith(FileIdentity::ofPath(target, STDOUT_FILENO))) {
-        printError(QStringLiteral("--output %1 is the crawl journal; writing it would destroy the crawl").arg(target));
+    if (FileIdentity::ofPath(storePath, STDIN_FILENO)
+            .clashesWith(FileIdentity::ofPath(target, STDOUT_FILENO))) {
+        printError(QStringLiteral("--output %1 is the crawl journal; writing it would destroy the crawl")
+                       .arg(target));
         return ExitUsage;
     }
     StoreError error;

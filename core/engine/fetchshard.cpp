@@ -318,13 +318,13 @@ FetchShard::Host *FetchShard::liveHost(const QString &key) const {
 
 bool FetchShard::isEvictable(const Host *host, qint64 nowNs) const {
     if (!host->queue.empty() || host->inFlight > 0 || host->waitingRetries > 0 || host->awaitingSent ||
-        host->userPaused || host->skipped || host->inRunnable || host->breaker.state() != BreakerState::Closed ||
-        host->backoffUntilNs > nowNs)
+        host->userPaused || host->skipped || host->inRunnable ||
+        host->breaker.state() != BreakerState::Closed || host->backoffUntilNs > nowNs)
         return false;
     // Its next start must not come sooner than the interval allows: a host made again starts unpaced.
-    return host->lastStartNs == 0 || host->blockedUntil(host->effectiveIntervalMs(m_limits), kPacingMarginNs) +
-                                                 kEvictAfterIdleNs <=
-                                             nowNs;
+    return host->lastStartNs == 0 ||
+           host->blockedUntil(host->effectiveIntervalMs(m_limits), kPacingMarginNs) + kEvictAfterIdleNs <=
+               nowNs;
 }
 
 void FetchShard::evictIdleHosts(qint64 nowNs) {

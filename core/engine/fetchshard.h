@@ -117,7 +117,7 @@ private:
 
     void publishStats();
 
-    static constexpr size_t kKeepIdleHosts = 512;       // below this many hosts nothing is evicted
+    static constexpr size_t kKeepIdleHosts = 512;              // below this many hosts nothing is evicted
     static constexpr qint64 kEvictAfterIdleNs = 2'000'000'000; // idle this long past its pacing gap
 
     const int m_index;

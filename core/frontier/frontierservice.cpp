@@ -46,7 +46,8 @@ bool FrontierService::open(const CrawlJournal &journal, QString *error) {
     options.sync = journal.sync;
     QString path = journal.path;
     if (path.isEmpty()) {
-        m_temporaryDir = std::make_unique<QTemporaryDir>(QDir::temp().filePath(QStringLiteral("crawlscope-XXXXXX")));
+        m_temporaryDir =
+            std::make_unique<QTemporaryDir>(QDir::temp().filePath(QStringLiteral("crawlscope-XXXXXX")));
         if (!m_temporaryDir->isValid()) {
             *error = QStringLiteral("cannot create a temporary crawl journal in %1: %2")
                          .arg(QDir::tempPath(), m_temporaryDir->errorString());
@@ -402,7 +403,8 @@ void FrontierService::emitUnfinishedAsCancelled() {
     }
     if (m_unfinishedAfterId < 0)
         m_unfinishedAfterId = 0;
-    const QList<CrawlResult> page = m_store->rowsPage(m_unfinishedAfterId, kRowsPerPage, RowFilter::Unfinished);
+    const QList<CrawlResult> page =
+        m_store->rowsPage(m_unfinishedAfterId, kRowsPerPage, RowFilter::Unfinished);
     if (m_store->lastError().isError())
         return fail(m_store->lastError().message);
     if (page.isEmpty()) {

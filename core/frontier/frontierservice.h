@@ -63,7 +63,7 @@ public:
     void kick();                                    // look for work now (a limit changed, a host resumed)
 
     void begin(); // on the frontier thread: timers; a resumed crawl replays its committed rows first
-    void halt(); // on the frontier thread, before the shards go away: nothing more is handed out
+    void halt();  // on the frontier thread, before the shards go away: nothing more is handed out
 
     // Read by the façade (any thread).
     std::atomic<qint64> rows{0}; // rows the crawl will have so far (distinct valid URLs + invalid lines)
@@ -117,7 +117,7 @@ private:
     bool m_stopHandled = false; // the unfinished rows of this stop have been emitted
     // After a user's stop only what the user retries is fetched; the rest stays pending for --resume.
     bool m_retryOnly = false;
-    qint64 m_replayAfterId = -1; // >= 0 while a resumed crawl replays its committed rows
+    qint64 m_replayAfterId = -1;     // >= 0 while a resumed crawl replays its committed rows
     qint64 m_unfinishedAfterId = -1; // >= 0 while a stop emits its cancelled rows
     QTimer m_tickTimer;
 };

@@ -200,11 +200,11 @@ CrawlResult rowFrom(const SqlStatement &query) {
     return r;
 }
 
-constexpr NamedSql kHotPath[] = {kHostByKey,   kInsertHost, kInsertEntry,   kInsertResult, kEntryById,
-                                 kFinishEntry, kRetryEntry, kLeaseEntry,    kRequeueEntry, kHostDelta, kStartAttempt,
-                                 kCrawlDelta,  kChunk,      kEligibleHosts, kNextEligible, kLeased,
-                                 kHostByName,  kHostsPage,  kRowsPage,      kFinishedRowsPage,
-                                 kUnfinishedRowsPage};
+constexpr NamedSql kHotPath[] = {
+    kHostByKey,  kInsertHost,       kInsertEntry,       kInsertResult, kEntryById,    kFinishEntry,
+    kRetryEntry, kLeaseEntry,       kRequeueEntry,      kHostDelta,    kStartAttempt, kCrawlDelta,
+    kChunk,      kEligibleHosts,    kNextEligible,      kLeased,       kHostByName,   kHostsPage,
+    kRowsPage,   kFinishedRowsPage, kUnfinishedRowsPage};
 
 qint64 msOrNull(const QDateTime &time) {
     return time.isValid() ? time.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
@@ -454,7 +454,7 @@ bool CrawlStore::prepareStatements() {
         {&m_insertResult, kInsertResult},   {&m_entryById, kEntryById},   {&m_finishEntry, kFinishEntry},
         {&m_retryEntry, kRetryEntry},       {&m_leaseEntry, kLeaseEntry}, {&m_requeueEntry, kRequeueEntry},
         {&m_hostDelta, kHostDelta},         {&m_crawlDelta, kCrawlDelta}, {&m_chunk, kChunk},
-        {&m_eligibleHosts, kEligibleHosts}, {&m_leased, kLeased},     {&m_startAttempt, kStartAttempt}};
+        {&m_eligibleHosts, kEligibleHosts}, {&m_leased, kLeased},         {&m_startAttempt, kStartAttempt}};
     for (const auto &[statement, named] : all) {
         if (const int rc = statement->prepare(m_db, named.sql); rc != SQLITE_OK)
             return fail(rc, QStringLiteral("preparing %1").arg(QLatin1String(named.name)));
@@ -1236,8 +1236,9 @@ bool CrawlStore::exportRows(const std::function<bool(const CrawlResult &)> &row)
 std::array<qint64, kOutcomeCount> CrawlStore::outcomeCounts() {
     std::array<qint64, kOutcomeCount> byOutcome{};
     SqlStatement query;
-    int rc = query.prepare(m_db, "SELECT r.outcome, count(*) FROM results r JOIN entries e ON e.id = r.entry_id "
-                                 "WHERE e.state = 3 GROUP BY r.outcome");
+    int rc =
+        query.prepare(m_db, "SELECT r.outcome, count(*) FROM results r JOIN entries e ON e.id = r.entry_id "
+                            "WHERE e.state = 3 GROUP BY r.outcome");
     if (rc != SQLITE_OK) {
         fail(rc, QStringLiteral("counting outcomes"));
         return byOutcome;

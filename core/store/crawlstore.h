@@ -184,8 +184,8 @@ private:
     StoreError m_error;
 
     SqlStatement m_hostByKey, m_insertHost, m_insertEntry, m_insertResult, m_entryById, m_finishEntry,
-        m_retryEntry, m_leaseEntry, m_requeueEntry, m_startAttempt, m_hostDelta, m_crawlDelta, m_chunk, m_eligibleHosts,
-        m_leased;
+        m_retryEntry, m_leaseEntry, m_requeueEntry, m_startAttempt, m_hostDelta, m_crawlDelta, m_chunk,
+        m_eligibleHosts, m_leased;
     QString m_lastHostKey; // input lists are often sorted by host: skip the lookup for a repeated host
     qint64 m_lastHostId = 0;
 };

@@ -140,11 +140,12 @@ private Q_SLOTS:
         for (int run = 0; run < 8; ++run) {
             const int seenBefore = int(site->server.requests().size());
             CliProcess process;
-            process.start(run == 0 ? QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), list,
-                                                 QStringLiteral("--store"), journal, QStringLiteral("--output"),
-                                                 csv} + limits
-                                   : QStringList{QStringLiteral("--headless"), QStringLiteral("--resume"),
-                                                 journal, QStringLiteral("--output"), csv, QStringLiteral("--quiet")});
+            process.start(
+                run == 0 ? QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), list,
+                                       QStringLiteral("--store"), journal, QStringLiteral("--output"), csv} +
+                               limits
+                         : QStringList{QStringLiteral("--headless"), QStringLiteral("--resume"), journal,
+                                       QStringLiteral("--output"), csv, QStringLiteral("--quiet")});
             QVERIFY(process.process.waitForStarted(10'000));
             const int more = 10 + int(QRandomGenerator::global()->bounded(40));
             const bool reached = QTest::qWaitFor(
@@ -176,8 +177,8 @@ private Q_SLOTS:
         QVERIFY2(kills >= 3, "the crawl ended too soon to be killed several times");
 
         CliProcess last;
-        last.start({QStringLiteral("--headless"), QStringLiteral("--resume"), journal, QStringLiteral("--output"),
-                    csv});
+        last.start({QStringLiteral("--headless"), QStringLiteral("--resume"), journal,
+                    QStringLiteral("--output"), csv});
         QVERIFY(last.finish(120'000));
         QVERIFY2(last.process.exitCode() == 0, last.err.constData());
 
@@ -208,12 +209,13 @@ private Q_SLOTS:
             const QString path = pathOf(QUrl(url).path());
             const int surplus = counts.value(path) - expectedRequests.value(path);
             const int allowed = 3 * timesInFlightAtAKill.value(url);
-            QVERIFY2(surplus <= allowed, qPrintable(QStringLiteral("%1: %2 requests, expected %3, in flight at "
-                                                                   "%4 kills")
-                                                        .arg(url)
-                                                        .arg(counts.value(path))
-                                                        .arg(expectedRequests.value(path))
-                                                        .arg(timesInFlightAtAKill.value(url))));
+            QVERIFY2(surplus <= allowed,
+                     qPrintable(QStringLiteral("%1: %2 requests, expected %3, in flight at "
+                                               "%4 kills")
+                                    .arg(url)
+                                    .arg(counts.value(path))
+                                    .arg(expectedRequests.value(path))
+                                    .arg(timesInFlightAtAKill.value(url))));
             extra += std::max(0, surplus);
         }
         qInfo("%d kills; %d requests repeated in all; %lld URLs in flight at the kills", kills, extra,
@@ -232,8 +234,9 @@ private Q_SLOTS:
         const QString csv = dir.filePath(QStringLiteral("out.csv"));
         QVERIFY(writeFile(list, urls.join(QLatin1Char('\n')).toUtf8() + '\n'));
         CliProcess process;
-        process.start(quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--output"), csv,
-                                                 QStringLiteral("--host-limit"), site->hosts[0] + QStringLiteral("=1/1000"),
+        process.start(quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--output"),
+                                                 csv, QStringLiteral("--host-limit"),
+                                                 site->hosts[0] + QStringLiteral("=1/1000"),
                                                  QStringLiteral("--quiet")});
         QVERIFY(process.process.waitForStarted(10'000));
         QVERIFY2(QTest::qWaitFor(
@@ -269,8 +272,9 @@ private Q_SLOTS:
 
         CliProcess first;
         first.start({QStringLiteral("--headless"), QStringLiteral("--input"), list, QStringLiteral("--store"),
-                     journal, QStringLiteral("--output"), csv, QStringLiteral("--per-host"), QStringLiteral("1"),
-                     QStringLiteral("--interval-ms"), QStringLiteral("0"), QStringLiteral("--quiet")});
+                     journal, QStringLiteral("--output"), csv, QStringLiteral("--per-host"),
+                     QStringLiteral("1"), QStringLiteral("--interval-ms"), QStringLiteral("0"),
+                     QStringLiteral("--quiet")});
         QVERIFY(QTest::qWaitFor([&] { return site->server.requests().size() >= 5; }, 20'000));
         ::kill(pid_t(first.process.processId()), SIGINT);
         QVERIFY(first.finish(20'000));
@@ -293,8 +297,8 @@ private Q_SLOTS:
         site->server.resetRecords();
         const QList<testsite::RequestRecord> before = site->server.requests();
         const Run second = runCli({QStringLiteral("--headless"), QStringLiteral("--resume"), journal,
-                                   QStringLiteral("--output"), csv, QStringLiteral("--per-host"), QStringLiteral("4"),
-                                   QStringLiteral("--quiet")},
+                                   QStringLiteral("--output"), csv, QStringLiteral("--per-host"),
+                                   QStringLiteral("4"), QStringLiteral("--quiet")},
                                   {}, 60'000);
         QVERIFY(second.finished);
         QVERIFY2(second.exitCode == 0, second.err.constData());
@@ -321,8 +325,9 @@ private Q_SLOTS:
         const QString csv = dir.filePath(QStringLiteral("out.csv"));
         const QString exported = dir.filePath(QStringLiteral("export.csv"));
         QVERIFY(writeFile(list, lines.join(QLatin1Char('\n')).toUtf8() + '\n'));
-        const Run crawlRun = runCli(quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--store"),
-                                                               journal, QStringLiteral("--output"), csv});
+        const Run crawlRun =
+            runCli(quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--store"),
+                                              journal, QStringLiteral("--output"), csv});
         QVERIFY2(crawlRun.exitCode == 0, crawlRun.err.constData());
         const Run exportRun =
             runCli({QStringLiteral("--export"), journal, QStringLiteral("--output"), exported});
@@ -333,7 +338,8 @@ private Q_SLOTS:
         const QList<QStringList> rows = csvRows(exported, &ok);
         QVERIFY(ok);
         QCOMPARE(rows.size(), 11); // 10 URLs and the invalid line
-        QCOMPARE(QSet<QStringList>(rows.cbegin(), rows.cend()), QSet<QStringList>(crawled.cbegin(), crawled.cend()));
+        QCOMPARE(QSet<QStringList>(rows.cbegin(), rows.cend()),
+                 QSet<QStringList>(crawled.cbegin(), crawled.cend()));
         QStringList order;
         for (const QStringList &row : rows)
             order << row[Url];
@@ -351,7 +357,8 @@ private Q_SLOTS:
         QVERIFY(writeFile(existing, "precious\n"));
         const FileStamp before = stampOf(existing);
 
-        Run run = runCli(quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--store"), existing});
+        Run run = runCli(quickFlags() +
+                         QStringList{QStringLiteral("--input"), list, QStringLiteral("--store"), existing});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("--resume"), run.err.constData());
         QCOMPARE(stampOf(existing), before);
@@ -361,22 +368,25 @@ private Q_SLOTS:
         QVERIFY2(run.err.contains("not a Crawlscope crawl store"), run.err.constData());
         QCOMPARE(stampOf(existing), before);
 
-        run = runCli({QStringLiteral("--headless"), QStringLiteral("--resume"), dir.filePath(QStringLiteral("none.db"))});
+        run = runCli({QStringLiteral("--headless"), QStringLiteral("--resume"),
+                      dir.filePath(QStringLiteral("none.db"))});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("does not exist"), run.err.constData());
 
         const QString journal = dir.filePath(QStringLiteral("crawl.db"));
-        run = runCli(quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--store"), journal,
-                                                QStringLiteral("--output"), journal});
+        run = runCli(quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--store"),
+                                                journal, QStringLiteral("--output"), journal});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("journal"), run.err.constData());
         QVERIFY(!QFile::exists(journal));
 
-        run = runCli(quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--store"), list});
+        run = runCli(quickFlags() +
+                     QStringList{QStringLiteral("--input"), list, QStringLiteral("--store"), list});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("input list"), run.err.constData());
 
-        run = runCli(quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--sync"), QStringLiteral("sometimes")});
+        run = runCli(quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--sync"),
+                                                QStringLiteral("sometimes")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("--sync"), run.err.constData());
     }
@@ -387,9 +397,10 @@ private Q_SLOTS:
         const QString list = dir.filePath(QStringLiteral("list.txt"));
         const QString journal = dir.filePath(QStringLiteral("crawl.db"));
         QVERIFY(writeFile(list, site->url(0, QStringLiteral("/x")).toUtf8() + '\n'));
-        const Run run = runCli(quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--store"),
-                                                          journal, QStringLiteral("--sync"), QStringLiteral("full"),
-                                                          QStringLiteral("--output"), dir.filePath(QStringLiteral("o.csv"))});
+        const Run run = runCli(
+            quickFlags() + QStringList{QStringLiteral("--input"), list, QStringLiteral("--store"), journal,
+                                       QStringLiteral("--sync"), QStringLiteral("full"),
+                                       QStringLiteral("--output"), dir.filePath(QStringLiteral("o.csv"))});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         crawl::StoreError error;
         std::unique_ptr<crawl::CrawlStore> store = crawl::CrawlStore::open(journal, &error);
