@@ -54,6 +54,22 @@ bool ClusterQueue::crawlExists() {
     return !reply.isError() && reply.toInteger() == 1;
 }
 
+QStringList ClusterQueue::crawlNames(RedisConnection &connection, QString *error) {
+    QStringList out;
+    const RedisReply reply =
+        connection.command({QByteArrayLiteral("SMEMBERS"), QByteArrayLiteral("crawlscope:crawls")},
+                           RedisConnection::Replay::AfterReconnect);
+    if (reply.isError()) {
+        if (error)
+            *error = errorText(reply);
+        return out;
+    }
+    for (const RedisReply &name : reply.elements)
+        out.append(QString::fromUtf8(name.text));
+    out.sort();
+    return out;
+}
+
 QMap<QString, QString> ClusterQueue::settings() {
     QMap<QString, QString> out;
     const RedisReply reply = m_connection.command({QByteArrayLiteral("HGETALL"), m_prefix + "meta"},

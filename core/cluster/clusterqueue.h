@@ -7,6 +7,7 @@
 #include <QMap>
 #include <QPair>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -35,6 +36,8 @@ public:
     // hash.
     bool createCrawl(const QMap<QString, QString> &settings);
     bool crawlExists();
+    // Every crawl created in this Redis database (sorted), for a worker started without --crawl.
+    static QStringList crawlNames(RedisConnection &connection, QString *error = nullptr);
     QMap<QString, QString> settings();
 
     // Adds URLs in one atomic batch. batchId names the batch so a replay after a reconnect adds nothing

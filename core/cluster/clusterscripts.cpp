@@ -173,6 +173,8 @@ if redis.call('HSETNX', P .. 'meta', 'created', now) == 0 then return 0 end
 redis.call('HSET', P .. 'meta', 'name', ARGV[1])
 for i = 3, #ARGV, 2 do redis.call('HSET', P .. 'meta', 's_' .. ARGV[i], ARGV[i + 1]) end
 redis.call('HSETNX', P .. 'limits', 'version', 0)
+-- The registry `--worker` without `--crawl` picks from (outside the crawl's hash tag: one Redis only).
+redis.call('SADD', 'crawlscope:crawls', ARGV[1])
 return 1
 )lua");
     return script;

@@ -151,6 +151,10 @@ private Q_SLOTS:
         QCOMPARE(queue.settings().value(QStringLiteral("input")), QStringLiteral("urls.txt"));
         ClusterQueue badName(connection, QStringLiteral("no spaces"));
         QVERIFY(!badName.createCrawl({}));
+        QString error;
+        QVERIFY(ClusterQueue::crawlNames(connection, &error).contains(crawlName()));
+        QVERIFY(error.isEmpty());
+        QVERIFY(!ClusterQueue::crawlNames(connection).contains(QStringLiteral("no spaces")));
     }
 
     void enqueueDeduplicatesAndAReplayAddsNothing() {
