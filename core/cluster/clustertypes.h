@@ -3,6 +3,8 @@
 #include <QByteArray>
 #include <QList>
 #include <QMap>
+#include <QMetaType>
+#include <QPair>
 #include <QString>
 
 #include <optional>
@@ -126,3 +128,6 @@ struct ClusterCounts {
 };
 
 } // namespace crawl
+
+Q_DECLARE_METATYPE(crawl::ClusterLimits)
+Q_DECLARE_METATYPE(crawl::ClusterLease)
