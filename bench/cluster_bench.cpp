@@ -2,7 +2,8 @@
 // redis-server on a loopback port with a temporary folder (or uses --redis URL), then:
 //   queue:  N worker threads lease and acknowledge U URLs over H hosts (one lease + one ack per URL,
 //           limits set high so only Redis is measured);
-//   budget: N threads take and return host-budget grants (tryStart + finished) over H hosts.
+//   budget: N threads take and return host-budget grants (tryStart + finished) over H hosts;
+//   ping:   two bare PINGs per "request", the floor any two-round-trip protocol costs here.
 // Prints one JSON object per mode: requests/s, Redis round trips per request, client CPU per request (this
 // process, all threads), redis-server CPU per request (from /proc), so requests/s per Redis core.
 //   bench-cluster [--threads N] [--urls U] [--hosts H] [--fsync always|everysec] [--redis URL] [--mode
@@ -230,6 +231,28 @@ int main(int argc, char **argv) {
         QJsonObject out = run.finish("tryStart+finished", granted.load(), trips.load());
         out.insert(QStringLiteral("threads"), threads);
         out.insert(QStringLiteral("hosts"), hosts);
+        print(out);
+    }
+
+    // The floor: two bare round trips (PING) per "request", what any two-call protocol costs on this machine.
+    if (mode == QStringLiteral("ping") || mode == QStringLiteral("both")) {
+        const int perThread = std::max(1, urls / std::max(1, threads));
+        Measure run;
+        run.start(serverPid);
+        std::atomic<quint64> trips{0};
+        std::vector<std::thread> workers;
+        for (int t = 0; t < threads; ++t) {
+            workers.emplace_back([&] {
+                RedisConnection connection(url);
+                for (int n = 0; n < perThread * 2; ++n)
+                    connection.command({QByteArrayLiteral("PING")});
+                trips += connection.roundTrips();
+            });
+        }
+        for (auto &worker : workers)
+            worker.join();
+        QJsonObject out = run.finish("2xPING", qint64(perThread) * threads, trips.load());
+        out.insert(QStringLiteral("threads"), threads);
         print(out);
     }
 
