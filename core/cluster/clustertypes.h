@@ -83,7 +83,10 @@ struct ClusterLease {
 
 struct LeaseResult {
     std::optional<ClusterLease> lease;
-    qint64 askAgainAtMs = -1; // no lease: when a host may start next (-1: nothing queued or waiting)
+    // No lease: when a host may start next (-1: nothing queued or waiting). Only a hint: a slot freed by
+    // another worker can make it sooner, and with the global cap full it may already have passed, so a
+    // caller polls within bounds (ClusterWorkerClient clamps it) rather than sleeping until it.
+    qint64 askAgainAtMs = -1;
     qint64 serverNowMs = 0;
     QString error;
 };

@@ -9,6 +9,8 @@
 #include <QSysInfo>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace crawl {
 
 namespace {
@@ -86,7 +88,7 @@ void ClusterWorkerClient::requestLeases(int count) {
         }
         if (!result.lease) {
             if (result.askAgainAtMs >= 0)
-                askAgainInMs = std::max<qint64>(0, result.askAgainAtMs - result.serverNowMs);
+                askAgainInMs = std::clamp(result.askAgainAtMs - result.serverNowMs, kMinPollMs, kMaxPollMs);
             break;
         }
         m_held.insert(result.lease->leaseId, result.lease->host);

@@ -49,6 +49,9 @@ public:
     // "<host name>-<pid>-<random>": unique enough that two processes never share lease ids.
     static QByteArray makeWorkerId();
 
+    static constexpr qint64 kMinPollMs = 10;
+    static constexpr qint64 kMaxPollMs = 250;
+
 public Q_SLOTS:
     void start();
     void stop();
@@ -61,7 +64,9 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void started(const crawl::ClusterLimits &limits);
-    // askAgainInMs: when nothing (more) could be leased, how long until a host may start (-1: unknown/none).
+    // askAgainInMs: when nothing (more) could be leased, when to ask again: the time until a host may start,
+    // kept within [kMinPollMs, kMaxPollMs] (a slot freed elsewhere is noticed within kMaxPollMs; a full
+    // global cap does not turn into a busy loop). -1: nothing is queued or waiting for a retry.
     void leased(const QList<crawl::ClusterLease> &leases, qint64 askAgainInMs);
     void acknowledged(const QByteArray &leaseId, bool accepted, const QString &refusal);
     void leaseLost(const QByteArray &leaseId, const QString &reason);

@@ -107,6 +107,18 @@ private Q_SLOTS:
         QCOMPARE(ClusterQueue(*m_admin, crawlName()).counts().done, 1);
     }
 
+    void askAgainIsAHintWithinBounds() {
+        startClient(6, 30000);
+        QVERIFY(ClusterHostBudget(*m_admin, crawlName()).setLimits({16, 1, 0, 0, 0}));
+        QSignalSpy leased(m_client, &ClusterWorkerClient::leased);
+        QMetaObject::invokeMethod(
+            m_client, [this] { m_client->requestLeases(5); }, Qt::QueuedConnection);
+        QVERIFY(leased.wait(10000));
+        QCOMPARE(leased.at(0).at(0).value<QList<ClusterLease>>().size(), 2); // one per host
+        // Both hosts are busy until a lease ends (at the latest in 30 s): ask again within the poll bound.
+        QCOMPARE(leased.at(0).at(1).toLongLong(), ClusterWorkerClient::kMaxPollMs);
+    }
+
     void aLeaseTakenAwayIsReportedLost() {
         startClient(2, 600);
         const QList<ClusterLease> leases = lease(1);
