@@ -115,7 +115,7 @@ LeaseResult ClusterQueue::lease(const QByteArray &owner, const QByteArray &lease
         return result;
     }
     const QList<RedisReply> &e = reply.elements;
-    if (e[0].toInteger() == 1 && e.size() == 8) {
+    if (e[0].toInteger() == 1 && e.size() == 9) {
         ClusterLease lease;
         lease.leaseId = leaseId;
         lease.urlId = e[1].toInteger();
@@ -124,6 +124,7 @@ LeaseResult ClusterQueue::lease(const QByteArray &owner, const QByteArray &lease
         lease.attempts = static_cast<int>(e[4].toInteger());
         lease.line = e[5].toInteger();
         lease.expiresMs = e[6].toInteger();
+        lease.hostInFlight = static_cast<int>(e[8].toInteger());
         result.lease = lease;
         result.serverNowMs = e[7].toInteger();
     } else if (e.size() == 3) {

@@ -308,7 +308,7 @@ return {added, dups}
 }
 
 // ARGV: owner, lease id, ttl ms, now, hosts to look at.
-// {1, id, url, host, attempts, line, expiry, now} or {0, time to ask again (-1: nothing queued), now}
+// {1, id, url, host, attempts, line, expiry, now, host in flight} or {0, time to ask again (-1: none), now}
 const RedisScript &lease() {
     static const RedisScript script = withPrelude(R"lua(
 local owner, lease, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -316,7 +316,7 @@ local now = now_ms(ARGV[4])
 local lk = P .. 'l:' .. lease
 local function granted(id, host, expiry)
     local u = redis.call('HMGET', P .. 'u:' .. id, 'url', 'attempts', 'line')
-    return {1, id, u[1], host, tonumber(u[2]), u[3], expiry, now}
+    return {1, id, u[1], host, tonumber(u[2]), u[3], expiry, now, redis.call('ZCARD', P .. 'hin:' .. host)}
 end
 local existing = redis.call('HMGET', lk, 'id', 'owner', 'host', 'state')
 if existing[1] then

@@ -79,6 +79,7 @@ struct ClusterLease {
     int attempts = 0; // including this one
     qint64 line = 0;
     qint64 expiresMs = 0;
+    int hostInFlight = 0; // the host's grants in flight, this one included, as the server counted them
 };
 
 struct LeaseResult {
