@@ -256,6 +256,55 @@ QList<ClusterResultRecord> ClusterQueue::readResults(const QByteArray &afterStre
     return out;
 }
 
+qint64 ClusterQueue::trimResults(const QByteArray &upToStreamId) {
+    // MINID keeps entries >= the id: the next possible id after upToStreamId ("ms-seq" -> "ms-(seq+1)").
+    const qsizetype dash = upToStreamId.indexOf('-');
+    bool ok = dash > 0;
+    const qint64 ms = ok ? upToStreamId.left(dash).toLongLong(&ok) : 0;
+    const qint64 seq = ok ? upToStreamId.mid(dash + 1).toLongLong(&ok) : 0;
+    if (!ok) {
+        m_lastError = QStringLiteral("not a stream id: %1").arg(QString::fromUtf8(upToStreamId));
+        return -1;
+    }
+    const QByteArray minId = QByteArray::number(ms) + '-' + QByteArray::number(seq + 1);
+    const RedisReply reply = m_connection.command(
+        {QByteArrayLiteral("XTRIM"), m_prefix + "results", QByteArrayLiteral("MINID"), minId},
+        RedisConnection::Replay::AfterReconnect);
+    if (reply.isError()) {
+        m_lastError = errorText(reply);
+        return -1;
+    }
+    return reply.toInteger();
+}
+
+QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int count, QByteArray *nextCursor,
+                                              std::optional<qint64> nowMs) {
+    QList<ClusterHostRow> out;
+    const RedisReply reply = m_connection.evalScript(ClusterScripts::hostsPage(), {m_prefix},
+                                                     {cursor, QByteArray::number(count), timeArg(nowMs)});
+    if (reply.isError() || reply.elements.isEmpty()) {
+        m_lastError = errorText(reply);
+        if (nextCursor)
+            *nextCursor = QByteArrayLiteral("0");
+        return out;
+    }
+    if (nextCursor)
+        *nextCursor = reply.elements[0].text;
+    for (qsizetype i = 1; i + 7 < reply.elements.size(); i += 8) {
+        ClusterHostRow row;
+        row.host = QString::fromUtf8(reply.elements[i].text);
+        row.status.inFlight = static_cast<int>(reply.elements[i + 1].toInteger());
+        row.status.queued = reply.elements[i + 2].toInteger();
+        row.status.nextStartMs = reply.elements[i + 3].toInteger();
+        row.status.pausedUntilMs = reply.elements[i + 4].toInteger();
+        row.status.breaker = QString::fromUtf8(reply.elements[i + 5].text);
+        row.status.breakerUntilMs = reply.elements[i + 6].toInteger();
+        row.status.starts = reply.elements[i + 7].toInteger();
+        out.append(row);
+    }
+    return out;
+}
+
 ClusterCounts ClusterQueue::counts() {
     ClusterCounts out;
     const RedisReply reply = m_connection.command({QByteArrayLiteral("HGETALL"), m_prefix + "counts"},

@@ -66,6 +66,14 @@ public:
 
     // Results after streamId (empty: from the start), at most `count`.
     QList<ClusterResultRecord> readResults(const QByteArray &afterStreamId, int count);
+    // Drops results up to and including streamId, once the collector has committed them (the stream would
+    // otherwise hold every result of the crawl). Returns how many were dropped, -1 on error.
+    qint64 trimResults(const QByteArray &upToStreamId);
+
+    // One page of the crawl's hosts with their budget state; start with cursor "0", stop when *nextCursor
+    // is "0" again (SSCAN: a host may appear twice across pages, none is missed).
+    QList<ClusterHostRow> hostsPage(const QByteArray &cursor, int count, QByteArray *nextCursor,
+                                    std::optional<qint64> nowMs = {});
     ClusterCounts counts();
 
     QString lastError() const { return m_lastError; }

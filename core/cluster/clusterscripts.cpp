@@ -11,6 +11,7 @@ namespace {
 //                      o_inflight / o_interval (overrides), starts, last_start
 //   P hin:<h>          zset: grants in flight on the host -> expiry (a dead worker's grant times out)
 //   P gin              zset: every grant in flight -> expiry (the crawl's global cap)
+//   P hosts            set: every host the crawl has URLs on (the window pages through it)
 //   P q:<h>            list: queued URL ids of the host
 //   P sched            zset: hosts with queued URLs -> earliest time they may start
 //   P delayed          zset: URL ids waiting out a retry delay -> eligible time
@@ -274,6 +275,31 @@ return {redis.call('ZCARD', hin), num(h[1], 0), num(h[2], 0), h[3] or 'closed', 
     return script;
 }
 
+// ARGV: cursor, count, now. One SSCAN step over the crawl's hosts with each host's state:
+// {next cursor, host, in flight, queued, next start, pause, breaker, breaker until, starts, ...}
+const RedisScript &hostsPage() {
+    static const RedisScript script = withPrelude(R"lua(
+local now = now_ms(ARGV[3])
+local scan = redis.call('SSCAN', P .. 'hosts', ARGV[1], 'COUNT', tonumber(ARGV[2]))
+local out = {scan[1]}
+for _, host in ipairs(scan[2]) do
+    local hin = P .. 'hin:' .. host
+    redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
+    local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until', 'starts')
+    out[#out + 1] = host
+    out[#out + 1] = redis.call('ZCARD', hin)
+    out[#out + 1] = redis.call('LLEN', P .. 'q:' .. host)
+    out[#out + 1] = num(h[1], 0)
+    out[#out + 1] = num(h[2], 0)
+    out[#out + 1] = h[3] or 'closed'
+    out[#out + 1] = num(h[4], 0)
+    out[#out + 1] = num(h[5], 0)
+end
+return out
+)lua");
+    return script;
+}
+
 // ARGV: batch id, now, then (url, normalized url, host, line) per URL. Returns {added, duplicates}.
 const RedisScript &enqueue() {
     static const RedisScript script = withPrelude(R"lua(
@@ -294,6 +320,7 @@ for i = 3, #ARGV, 4 do
         redis.call('HSET', P .. 'u:' .. id, 'url', ARGV[i], 'norm', norm, 'host', host, 'line', ARGV[i + 3],
             'attempts', 0, 'state', 'queued')
         redis.call('RPUSH', P .. 'q:' .. host, id)
+        redis.call('SADD', P .. 'hosts', host)
         if not redis.call('ZSCORE', P .. 'sched', host) then
             redis.call('ZADD', P .. 'sched', eligible_at(host, now), host)
         end

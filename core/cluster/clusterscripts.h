@@ -25,6 +25,7 @@ const RedisScript &renewGrant();
 const RedisScript &pauseHost();
 const RedisScript &setBreaker();
 const RedisScript &hostStatus();
+const RedisScript &hostsPage();
 const RedisScript &enqueue();
 const RedisScript &lease();
 const RedisScript &renewLease();

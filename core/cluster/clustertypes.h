@@ -58,6 +58,12 @@ struct HostBudgetStatus {
     QString error;
 };
 
+// One host in a page of ClusterQueue::hostsPage (the window's hosts view).
+struct ClusterHostRow {
+    QString host;
+    HostBudgetStatus status;
+};
+
 struct ClusterUrl {
     QString url;        // as given in the input
     QString normalized; // the deduplication key (crawl::normalizeUrl(...).text)

@@ -316,6 +316,55 @@ private Q_SLOTS:
         QCOMPARE(queue.counts().done, 1);
     }
 
+    void hostsPageShowsEveryHostsState() {
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawlName());
+        QVERIFY(queue.createCrawl({}));
+        ClusterHostBudget budget(connection, crawlName());
+        QVERIFY(budget.setLimits({10, 2, 100, 0, 0}));
+        queue.enqueue(siteUrls(30, 3), "b", 0); // h0..h2, 10 URLs each
+        QVERIFY(queue.lease("A", "A:1", 5'000, 1'000).lease);
+        QVERIFY(budget.pauseHost(QStringLiteral("h2.test:80"), 9'000, 1'000));
+        QMap<QString, HostBudgetStatus> seen;
+        QByteArray cursor = "0";
+        do {
+            const QList<ClusterHostRow> page = queue.hostsPage(cursor, 2, &cursor, 1'000);
+            for (const ClusterHostRow &row : page)
+                seen.insert(row.host, row.status);
+        } while (cursor != "0");
+        QCOMPARE(seen.size(), 3);
+        int inFlight = 0;
+        qint64 queued = 0;
+        for (const HostBudgetStatus &status : std::as_const(seen)) {
+            inFlight += status.inFlight;
+            queued += status.queued;
+        }
+        QCOMPARE(inFlight, 1);
+        QCOMPARE(queued, 29);
+        QCOMPARE(seen.value(QStringLiteral("h2.test:80")).pausedUntilMs, 9'000);
+        QCOMPARE(seen.value(QStringLiteral("h1.test:80")).breaker, QStringLiteral("closed"));
+    }
+
+    void trimmedResultsAreGoneTheRestStay() {
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawlName());
+        QVERIFY(queue.createCrawl({}));
+        QVERIFY(ClusterHostBudget(connection, crawlName()).setLimits({10, 10, 0, 0, 0}));
+        queue.enqueue(siteUrls(5, 1), "b", 0);
+        for (int i = 1; i <= 5; ++i) {
+            const QByteArray leaseId = "A:" + QByteArray::number(i);
+            QVERIFY(queue.lease("A", leaseId, 5'000, 1'000).lease);
+            QVERIFY(queue.acknowledge("A", leaseId, kOkResult, 1'000).accepted);
+        }
+        const QList<ClusterResultRecord> all = queue.readResults({}, 10);
+        QCOMPARE(all.size(), 5);
+        QCOMPARE(queue.trimResults(all[2].streamId), 3);
+        const QList<ClusterResultRecord> rest = queue.readResults({}, 10);
+        QCOMPARE(rest.size(), 2);
+        QCOMPARE(rest[0].streamId, all[3].streamId);
+        QCOMPARE(queue.trimResults("garbage"), -1);
+    }
+
     void heartbeatsShowEachWorkerAndTheDeadOnes() {
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawlName());
