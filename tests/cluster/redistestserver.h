@@ -57,6 +57,14 @@ public:
         }
     }
 
+    // SIGKILL: no shutdown at all. With appendfsync always, every write Redis answered is on disk.
+    void kill() {
+        if (m_process.state() == QProcess::NotRunning)
+            return;
+        m_process.kill();
+        m_process.waitForFinished(10000);
+    }
+
     bool isRunning() const { return m_process.state() == QProcess::Running; }
     qint64 pid() const { return m_process.processId(); }
     quint16 port() const { return m_port; }
