@@ -12,6 +12,9 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 
+#include <csignal>
+#include <sys/prctl.h>
+
 class RedisTestServer {
 public:
     RedisTestServer() = default;
@@ -98,6 +101,8 @@ private:
                          QStringLiteral("--logfile"),     QString()};
         args << m_extraArgs;
         m_process.setProcessChannelMode(QProcess::MergedChannels);
+        // A crashed or killed test must not leave its server running: it dies with the test process.
+        m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
         m_process.start(executable(), args);
         if (!m_process.waitForStarted(10000)) {
             *error = QStringLiteral("redis-server did not start: %1").arg(m_process.errorString());
