@@ -53,6 +53,14 @@ void ClusterWorkerClient::start() {
     m_limitsTimer->setInterval(m_settings.limitsPollIntervalMs);
     connect(m_limitsTimer, &QTimer::timeout, this, &ClusterWorkerClient::pollLimits);
 
+    // A worker pointed at a crawl that does not exist would otherwise just see "nothing queued" forever.
+    if (!m_queue->crawlExists()) {
+        Q_EMIT problem(m_queue->lastError().isEmpty()
+                           ? QStringLiteral("no crawl named \"%1\" in %2")
+                                 .arg(m_settings.crawlName, m_settings.url.redacted())
+                           : m_queue->lastError());
+        return;
+    }
     const std::optional<ClusterLimits> limits = m_budget->limits();
     if (!limits) {
         Q_EMIT problem(m_budget->lastError());

@@ -53,6 +53,7 @@ public:
     static constexpr qint64 kMaxPollMs = 250;
 
 public Q_SLOTS:
+    // Emits started(), or problem() when Redis cannot be reached or the crawl does not exist.
     void start();
     void stop();
     // Up to `count` leases (fewer, or none, when no host may start). Emits leased().

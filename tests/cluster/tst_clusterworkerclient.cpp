@@ -87,6 +87,25 @@ private Q_SLOTS:
         m_admin.reset();
     }
 
+    void aMissingCrawlIsAProblemNotAnEmptyQueue() {
+        ClusterWorkerClient::Settings settings;
+        settings.url = m_server.url();
+        settings.crawlName = QStringLiteral("never-created");
+        settings.workerId = ClusterWorkerClient::makeWorkerId();
+        m_thread = new QThread;
+        m_client = new ClusterWorkerClient(settings);
+        m_client->moveToThread(m_thread);
+        connect(m_thread, &QThread::finished, m_client, &QObject::deleteLater);
+        m_thread->start();
+        QSignalSpy problem(m_client, &ClusterWorkerClient::problem);
+        QSignalSpy started(m_client, &ClusterWorkerClient::started);
+        QMetaObject::invokeMethod(m_client, &ClusterWorkerClient::start, Qt::QueuedConnection);
+        QVERIFY(problem.wait(10000));
+        QVERIFY2(problem.at(0).at(0).toString().contains(QStringLiteral("no crawl named \"never-created\"")),
+                 qPrintable(problem.at(0).at(0).toString()));
+        QCOMPARE(started.size(), 0);
+    }
+
     void heldLeasesAreRenewedAndOutliveTheirLeaseTime() {
         startClient(4, 600);
         const QList<ClusterLease> leases = lease(2);
