@@ -14,8 +14,10 @@ cd "$(dirname "$0")/.."
 #   Core Network Gui Widgets Test -> qt6-base-dev; Charts -> qt6-charts-dev, whose config needs Qt6OpenGL
 #   and Qt6OpenGLWidgets -> libqt6opengl6-dev (not pulled in with --no-install-recommends).
 #   The crawl store: find_package(SQLite3) -> libsqlite3-dev (SQLite's C API, no Qt Sql plugin needed).
-build_packages=(cmake ninja-build g++ pkg-config zlib1g-dev libsqlite3-dev qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libqt6svg6)
-test_packages=(dpkg-dev file desktop-file-utils appstream groff-base nginx-light
+#   The cluster client (core/cluster): pkg-config hiredis -> libhiredis-dev. Its tests start their own
+#   redis-server on a loopback port (the package's system service is never used by them).
+build_packages=(cmake ninja-build g++ pkg-config zlib1g-dev libsqlite3-dev libhiredis-dev qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libqt6svg6)
+test_packages=(dpkg-dev file desktop-file-utils appstream groff-base nginx-light redis-server
                python3 python3-aiohttp python3-httpx python3-scrapy)
 
 source scripts/lib/install-missing.sh

@@ -1,0 +1,178 @@
+#include "cluster/clusterhostbudget.h"
+
+#include "cluster/clusterscripts.h"
+#include "cluster/redisconnection.h"
+
+namespace crawl {
+
+namespace {
+
+QByteArray timeArg(std::optional<qint64> nowMs) {
+    return QByteArray::number(nowMs.value_or(-1));
+}
+
+} // namespace
+
+ClusterHostBudget::ClusterHostBudget(RedisConnection &connection, const QString &crawlName)
+    : m_prefix(clusterKeyPrefix(crawlName))
+    , m_connection(connection) {}
+
+StartDecision ClusterHostBudget::tryStart(const QString &host, const QByteArray &grantId, qint64 grantTtlMs,
+                                          std::optional<qint64> nowMs) {
+    const RedisReply reply =
+        m_connection.evalScript(ClusterScripts::tryStart(), {m_prefix},
+                                {host.toUtf8(), grantId, QByteArray::number(grantTtlMs), timeArg(nowMs)});
+    StartDecision decision;
+    if (reply.isError() || reply.elements.size() < 6) {
+        decision.error = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
+        m_lastError = decision.error;
+        return decision;
+    }
+    decision.granted = reply.elements[0].toInteger() == 1;
+    decision.atMs = reply.elements[1].toInteger();
+    decision.reason = static_cast<StartDecision::Reason>(reply.elements[2].toInteger());
+    decision.hostInFlight = static_cast<int>(reply.elements[3].toInteger());
+    decision.limitsVersion = reply.elements[4].toInteger();
+    decision.serverNowMs = reply.elements[5].toInteger();
+    return decision;
+}
+
+bool ClusterHostBudget::finished(const QString &host, const QByteArray &grantId,
+                                 std::optional<qint64> nowMs) {
+    const RedisReply reply = m_connection.evalScript(ClusterScripts::finished(), {m_prefix},
+                                                     {host.toUtf8(), grantId, timeArg(nowMs)});
+    if (reply.isError())
+        m_lastError = QString::fromUtf8(reply.text);
+    return !reply.isError() && reply.toInteger() == 1;
+}
+
+std::optional<qint64> ClusterHostBudget::renew(const QString &host, const QByteArray &grantId,
+                                               qint64 grantTtlMs, std::optional<qint64> nowMs) {
+    const RedisReply reply =
+        m_connection.evalScript(ClusterScripts::renewGrant(), {m_prefix},
+                                {host.toUtf8(), grantId, QByteArray::number(grantTtlMs), timeArg(nowMs)});
+    if (reply.isError()) {
+        m_lastError = QString::fromUtf8(reply.text);
+        return std::nullopt;
+    }
+    const qint64 expiry = reply.toInteger();
+    return expiry > 0 ? std::optional<qint64>(expiry) : std::nullopt;
+}
+
+std::optional<qint64> ClusterHostBudget::pauseHost(const QString &host, qint64 untilMs,
+                                                   std::optional<qint64> nowMs) {
+    const RedisReply reply =
+        m_connection.evalScript(ClusterScripts::pauseHost(), {m_prefix},
+                                {host.toUtf8(), QByteArray::number(untilMs), timeArg(nowMs)});
+    if (reply.isError()) {
+        m_lastError = QString::fromUtf8(reply.text);
+        return std::nullopt;
+    }
+    return reply.toInteger();
+}
+
+bool ClusterHostBudget::setBreaker(const QString &host, const QString &state, qint64 untilMs,
+                                   std::optional<qint64> nowMs) {
+    if (state != QLatin1String("closed") && state != QLatin1String("open") &&
+        state != QLatin1String("halfopen")) {
+        m_lastError = QStringLiteral("unknown breaker state \"%1\"").arg(state);
+        return false;
+    }
+    const RedisReply reply =
+        m_connection.evalScript(ClusterScripts::setBreaker(), {m_prefix},
+                                {host.toUtf8(), state.toUtf8(), QByteArray::number(untilMs), timeArg(nowMs)});
+    if (reply.isError())
+        m_lastError = QString::fromUtf8(reply.text);
+    return !reply.isError();
+}
+
+std::optional<qint64> ClusterHostBudget::setLimits(const ClusterLimits &limits) {
+    if (limits.globalInFlight < 1 || limits.perHostInFlight < 1 || limits.intervalMs < 0 ||
+        limits.maxAttempts < 0) {
+        m_lastError =
+            QStringLiteral("in-flight limits must be at least 1, the interval and attempts not negative");
+        return std::nullopt;
+    }
+    const RedisReply reply =
+        m_connection.evalScript(ClusterScripts::setLimits(), {m_prefix},
+                                {QByteArrayLiteral("global"), QByteArray::number(limits.globalInFlight),
+                                 QByteArrayLiteral("perhost"), QByteArray::number(limits.perHostInFlight),
+                                 QByteArrayLiteral("interval"), QByteArray::number(limits.intervalMs),
+                                 QByteArrayLiteral("maxattempts"), QByteArray::number(limits.maxAttempts)});
+    if (reply.isError()) {
+        m_lastError = QString::fromUtf8(reply.text);
+        return std::nullopt;
+    }
+    return reply.toInteger();
+}
+
+std::optional<qint64> ClusterHostBudget::setHostOverride(const QString &host, std::optional<int> inFlight,
+                                                         std::optional<qint64> intervalMs) {
+    if ((inFlight && *inFlight < 1) || (intervalMs && *intervalMs < 0)) {
+        m_lastError =
+            QStringLiteral("a host's in-flight limit must be at least 1, its interval not negative");
+        return std::nullopt;
+    }
+    const RedisReply reply =
+        m_connection.evalScript(ClusterScripts::setHostOverride(), {m_prefix},
+                                {host.toUtf8(), inFlight ? QByteArray::number(*inFlight) : QByteArray(),
+                                 intervalMs ? QByteArray::number(*intervalMs) : QByteArray(), timeArg({})});
+    if (reply.isError()) {
+        m_lastError = QString::fromUtf8(reply.text);
+        return std::nullopt;
+    }
+    return reply.toInteger();
+}
+
+std::optional<ClusterLimits> ClusterHostBudget::limits() {
+    const RedisReply reply =
+        m_connection.command({QByteArrayLiteral("HMGET"), m_prefix + "limits", QByteArrayLiteral("global"),
+                              QByteArrayLiteral("perhost"), QByteArrayLiteral("interval"),
+                              QByteArrayLiteral("maxattempts"), QByteArrayLiteral("version")},
+                             RedisConnection::Replay::AfterReconnect);
+    if (reply.isError() || reply.elements.size() != 5) {
+        m_lastError = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
+        return std::nullopt;
+    }
+    // The same defaults the scripts apply to missing fields.
+    ClusterLimits out;
+    out.globalInFlight = static_cast<int>(reply.elements[0].toInteger(out.globalInFlight));
+    out.perHostInFlight = static_cast<int>(reply.elements[1].toInteger(out.perHostInFlight));
+    out.intervalMs = reply.elements[2].toInteger(out.intervalMs);
+    out.maxAttempts = static_cast<int>(reply.elements[3].toInteger(out.maxAttempts));
+    out.version = reply.elements[4].toInteger(0);
+    return out;
+}
+
+std::optional<qint64> ClusterHostBudget::limitsVersion() {
+    const RedisReply reply =
+        m_connection.command({QByteArrayLiteral("HGET"), m_prefix + "limits", QByteArrayLiteral("version")},
+                             RedisConnection::Replay::AfterReconnect);
+    if (reply.isError()) {
+        m_lastError = QString::fromUtf8(reply.text);
+        return std::nullopt;
+    }
+    return reply.toInteger(0);
+}
+
+HostBudgetStatus ClusterHostBudget::hostStatus(const QString &host, std::optional<qint64> nowMs) {
+    const RedisReply reply =
+        m_connection.evalScript(ClusterScripts::hostStatus(), {m_prefix}, {host.toUtf8(), timeArg(nowMs)});
+    HostBudgetStatus status;
+    if (reply.isError() || reply.elements.size() != 8) {
+        status.error = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
+        m_lastError = status.error;
+        return status;
+    }
+    status.inFlight = static_cast<int>(reply.elements[0].toInteger());
+    status.nextStartMs = reply.elements[1].toInteger();
+    status.pausedUntilMs = reply.elements[2].toInteger();
+    status.breaker = QString::fromUtf8(reply.elements[3].text);
+    status.breakerUntilMs = reply.elements[4].toInteger();
+    status.starts = reply.elements[5].toInteger();
+    status.queued = reply.elements[6].toInteger();
+    status.serverNowMs = reply.elements[7].toInteger();
+    return status;
+}
+
+} // namespace crawl

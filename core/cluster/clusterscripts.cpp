@@ -1,0 +1,490 @@
+#include "cluster/clusterscripts.h"
+
+namespace crawl::ClusterScripts {
+
+namespace {
+
+// Shared by every script. Key layout under the crawl's prefix P:
+//   P meta             hash: created, name, settings (s_*)
+//   P limits           hash: global, perhost, interval, maxattempts, version (bumped on every change)
+//   P host:<h>         hash: next (earliest next start), pause (Retry-After until), breaker, breaker_until,
+//                      o_inflight / o_interval (overrides), starts, last_start
+//   P hin:<h>          zset: grants in flight on the host -> expiry (a dead worker's grant times out)
+//   P gin              zset: every grant in flight -> expiry (the crawl's global cap)
+//   P hosts            set: every host the crawl has URLs on (the window pages through it)
+//   P q:<h>            list: queued URL ids of the host
+//   P sched            zset: hosts with queued URLs -> earliest time they may start
+//   P delayed          zset: URL ids waiting out a retry delay -> eligible time
+//   P urlid            hash: normalized URL -> id (deduplication)
+//   P u:<id>           hash: url, norm, host, line, attempts, state, lease
+//   P leases           zset: live lease ids -> expiry
+//   P l:<lease>        hash: id, owner, host, state (leased/acked/expired/released), stream
+//   P done             hash: URL id -> the lease that acknowledged it
+//   P results          stream: one entry per acknowledged URL
+//   P counts           hash: nextid, enqueued, duplicates, queued, leased, delayed, done, expired
+//   P batches          hash: enqueue batch id -> "added duplicates" (replays count once)
+//   P workers          zset: worker id -> last heartbeat;  P w:<id>  hash: inflight, rate, hb
+// Reasons a start is refused: 1 paused (Retry-After), 2 breaker open, 3 start interval, 4 host in-flight
+// limit, 5 global in-flight cap.
+constexpr char kPrelude[] = R"lua(
+local P = KEYS[1]
+local function num(v, d)
+    local n = tonumber(v)
+    if n == nil then return d end
+    return n
+end
+local function now_ms(given)
+    local n = tonumber(given)
+    if n and n >= 0 then return n end
+    local t = redis.call('TIME')
+    return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function host_limits(host)
+    local l = redis.call('HMGET', P .. 'limits', 'global', 'perhost', 'interval', 'version')
+    local o = redis.call('HMGET', P .. 'host:' .. host, 'o_inflight', 'o_interval')
+    return num(l[1], 16), num(o[1], num(l[2], 1)), num(o[2], num(l[3], 0)), num(l[4], 0)
+end
+-- The earliest time the host may start anything, ignoring in-flight counts.
+local function eligible_at(host, now)
+    local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until')
+    local at = math.max(now, num(h[1], 0), num(h[2], 0))
+    if h[3] == 'open' then at = math.max(at, num(h[4], 0)) end
+    return at
+end
+local function reschedule(host, now)
+    if redis.call('LLEN', P .. 'q:' .. host) > 0 then
+        redis.call('ZADD', P .. 'sched', eligible_at(host, now), host)
+    else
+        redis.call('ZREM', P .. 'sched', host)
+    end
+end
+-- {granted, at (grant time, or the time to ask again), reason, host in-flight, limits version}
+local function budget_try(host, grant, now, ttl)
+    local hk = P .. 'host:' .. host
+    local hin = P .. 'hin:' .. host
+    local gin = P .. 'gin'
+    local global, perhost, interval, version = host_limits(host)
+    local expiry = redis.call('ZSCORE', hin, grant)
+    if expiry then
+        -- A replay: the grant was made at expiry - ttl (renewals aside).
+        return {1, tonumber(expiry) - ttl, 0, redis.call('ZCARD', hin), version}
+    end
+    redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
+    redis.call('ZREMRANGEBYSCORE', gin, '-inf', now)
+    local h = redis.call('HMGET', hk, 'next', 'pause', 'breaker', 'breaker_until')
+    local pause = num(h[2], 0)
+    if pause > now then return {0, pause, 1, redis.call('ZCARD', hin), version} end
+    if h[3] == 'open' then
+        local u = num(h[4], 0)
+        if u > now then return {0, u, 2, redis.call('ZCARD', hin), version} end
+        perhost = 1
+    elseif h[3] == 'halfopen' then
+        perhost = 1
+    end
+    local nxt = num(h[1], 0)
+    if nxt > now then return {0, nxt, 3, redis.call('ZCARD', hin), version} end
+    local n = redis.call('ZCARD', hin)
+    if n >= perhost then
+        local first = redis.call('ZRANGE', hin, 0, 0, 'WITHSCORES')
+        return {0, num(first[2], now + 1), 4, n, version}
+    end
+    if redis.call('ZCARD', gin) >= global then
+        local first = redis.call('ZRANGE', gin, 0, 0, 'WITHSCORES')
+        return {0, num(first[2], now + 1), 5, n, version}
+    end
+    redis.call('ZADD', hin, now + ttl, grant)
+    redis.call('ZADD', gin, now + ttl, grant)
+    redis.call('HSET', hk, 'next', now + interval, 'last_start', now)
+    redis.call('HINCRBY', hk, 'starts', 1)
+    return {1, now, 0, n + 1, version}
+end
+local function budget_finish(host, grant, now)
+    local removed = redis.call('ZREM', P .. 'hin:' .. host, grant)
+    redis.call('ZREM', P .. 'gin', grant)
+    reschedule(host, now)
+    return removed
+end
+local function counts(...)
+    local args = {...}
+    for i = 1, #args, 2 do redis.call('HINCRBY', P .. 'counts', args[i], args[i + 1]) end
+end
+-- A lease whose worker stopped renewing: its URL goes back to the front of its host's queue, with the
+-- attempt it used counted; after maxattempts such losses the URL ends with a terminal result instead.
+local function expire_due(now, limit)
+    local dead = redis.call('ZRANGEBYSCORE', P .. 'leases', '-inf', now, 'LIMIT', 0, limit)
+    local maxattempts = num(redis.call('HGET', P .. 'limits', 'maxattempts'), 0)
+    for _, lease in ipairs(dead) do
+        local lk = P .. 'l:' .. lease
+        local l = redis.call('HMGET', lk, 'id', 'host', 'owner')
+        redis.call('ZREM', P .. 'leases', lease)
+        redis.call('HSET', lk, 'state', 'expired')
+        redis.call('PEXPIRE', lk, 3600000)
+        redis.call('ZREM', P .. 'hin:' .. l[2], lease)
+        redis.call('ZREM', P .. 'gin', lease)
+        local uk = P .. 'u:' .. l[1]
+        local u = redis.call('HMGET', uk, 'url', 'line', 'attempts')
+        counts('leased', -1, 'expired', 1)
+        if maxattempts > 0 and num(u[3], 0) >= maxattempts and redis.call('HSETNX', P .. 'done', l[1], lease) == 1 then
+            redis.call('XADD', P .. 'results', '*', 'id', l[1], 'url', u[1], 'line', u[2], 'attempts', u[3],
+                'owner', '', 'outcome', 'network_error',
+                'error', 'lease expired ' .. u[3] .. ' times: the workers handling it stopped')
+            redis.call('HSET', uk, 'state', 'done', 'lease', '')
+            counts('done', 1)
+        else
+            redis.call('HSET', uk, 'state', 'queued', 'lease', '')
+            redis.call('LPUSH', P .. 'q:' .. l[2], l[1])
+            counts('queued', 1)
+        end
+        reschedule(l[2], now)
+    end
+    local due = redis.call('ZRANGEBYSCORE', P .. 'delayed', '-inf', now, 'LIMIT', 0, limit)
+    for _, id in ipairs(due) do
+        local host = redis.call('HGET', P .. 'u:' .. id, 'host')
+        redis.call('ZREM', P .. 'delayed', id)
+        redis.call('HSET', P .. 'u:' .. id, 'state', 'queued')
+        redis.call('RPUSH', P .. 'q:' .. host, id)
+        counts('delayed', -1, 'queued', 1)
+        reschedule(host, now)
+    end
+    return #dead
+end
+-- The live lease `lease` of `owner`, or the reason it is not (unknown, foreign, expired, acked, released).
+local function live_lease(lease, owner, now)
+    local l = redis.call('HMGET', P .. 'l:' .. lease, 'id', 'owner', 'host', 'state', 'stream')
+    if not l[1] then return nil, 'unknown', l end
+    if l[2] ~= owner then return nil, 'foreign', l end
+    if l[4] ~= 'leased' then return nil, l[4], l end
+    local exp = redis.call('ZSCORE', P .. 'leases', lease)
+    if (not exp) or tonumber(exp) <= now then return nil, 'expired', l end
+    return l, nil, l
+end
+)lua";
+
+RedisScript withPrelude(const char *body) {
+    return RedisScript(QByteArray(kPrelude) + QByteArray(body));
+}
+
+} // namespace
+
+// ARGV: name, now, then alternating setting name/value; limits are set separately (setLimits).
+const RedisScript &createCrawl() {
+    static const RedisScript script = withPrelude(R"lua(
+local now = now_ms(ARGV[2])
+if redis.call('HSETNX', P .. 'meta', 'created', now) == 0 then return 0 end
+redis.call('HSET', P .. 'meta', 'name', ARGV[1])
+for i = 3, #ARGV, 2 do redis.call('HSET', P .. 'meta', 's_' .. ARGV[i], ARGV[i + 1]) end
+redis.call('HSETNX', P .. 'limits', 'version', 0)
+-- The registry `--worker` without `--crawl` picks from (outside the crawl's hash tag: one Redis only).
+redis.call('SADD', 'crawlscope:crawls', ARGV[1])
+return 1
+)lua");
+    return script;
+}
+
+// ARGV: alternating field/value (global, perhost, interval, maxattempts). Returns the new version.
+const RedisScript &setLimits() {
+    static const RedisScript script = withPrelude(R"lua(
+for i = 1, #ARGV, 2 do redis.call('HSET', P .. 'limits', ARGV[i], ARGV[i + 1]) end
+return redis.call('HINCRBY', P .. 'limits', 'version', 1)
+)lua");
+    return script;
+}
+
+// ARGV: host, in-flight override (empty: none), interval override (empty: none), now. Returns the version.
+const RedisScript &setHostOverride() {
+    static const RedisScript script = withPrelude(R"lua(
+local hk = P .. 'host:' .. ARGV[1]
+if ARGV[2] == '' then redis.call('HDEL', hk, 'o_inflight') else redis.call('HSET', hk, 'o_inflight', ARGV[2]) end
+if ARGV[3] == '' then redis.call('HDEL', hk, 'o_interval') else redis.call('HSET', hk, 'o_interval', ARGV[3]) end
+-- A shorter interval applies to the next start at once.
+if ARGV[3] ~= '' then
+    local last = tonumber(redis.call('HGET', hk, 'last_start'))
+    if last then redis.call('HSET', hk, 'next', last + tonumber(ARGV[3])) end
+end
+reschedule(ARGV[1], now_ms(ARGV[4]))
+return redis.call('HINCRBY', P .. 'limits', 'version', 1)
+)lua");
+    return script;
+}
+
+// ARGV: host, grant id, ttl ms, now. Returns budget_try's tuple plus the server time.
+const RedisScript &tryStart() {
+    static const RedisScript script = withPrelude(R"lua(
+local now = now_ms(ARGV[4])
+local r = budget_try(ARGV[1], ARGV[2], now, tonumber(ARGV[3]))
+r[#r + 1] = now
+return r
+)lua");
+    return script;
+}
+
+// ARGV: host, grant id, now. Returns 1 when the grant was in flight, 0 (a replay or an expired grant).
+const RedisScript &finished() {
+    static const RedisScript script = withPrelude(R"lua(
+return budget_finish(ARGV[1], ARGV[2], now_ms(ARGV[3]))
+)lua");
+    return script;
+}
+
+// ARGV: host, grant id, ttl, now. Returns the new expiry, or 0 when the grant is no longer in flight.
+const RedisScript &renewGrant() {
+    static const RedisScript script = withPrelude(R"lua(
+local now = now_ms(ARGV[4])
+local hin = P .. 'hin:' .. ARGV[1]
+local exp = redis.call('ZSCORE', hin, ARGV[2])
+if (not exp) or tonumber(exp) <= now then return 0 end
+redis.call('ZADD', hin, now + tonumber(ARGV[3]), ARGV[2])
+redis.call('ZADD', P .. 'gin', 'XX', now + tonumber(ARGV[3]), ARGV[2])
+return now + tonumber(ARGV[3])
+)lua");
+    return script;
+}
+
+// ARGV: host, until ms, now. A pause only ever grows (two workers seeing two Retry-Afters keep the later).
+const RedisScript &pauseHost() {
+    static const RedisScript script = withPrelude(R"lua(
+local hk = P .. 'host:' .. ARGV[1]
+local untilMs = math.max(tonumber(ARGV[2]), num(redis.call('HGET', hk, 'pause'), 0))
+redis.call('HSET', hk, 'pause', untilMs)
+reschedule(ARGV[1], now_ms(ARGV[3]))
+return untilMs
+)lua");
+    return script;
+}
+
+// ARGV: host, state (closed/open/halfopen), until ms, now.
+const RedisScript &setBreaker() {
+    static const RedisScript script = withPrelude(R"lua(
+redis.call('HSET', P .. 'host:' .. ARGV[1], 'breaker', ARGV[2], 'breaker_until', ARGV[3])
+reschedule(ARGV[1], now_ms(ARGV[4]))
+return 1
+)lua");
+    return script;
+}
+
+// ARGV: host, now. {in flight, next, pause, breaker, breaker_until, starts, queued, now}
+const RedisScript &hostStatus() {
+    static const RedisScript script = withPrelude(R"lua(
+local now = now_ms(ARGV[2])
+local hin = P .. 'hin:' .. ARGV[1]
+redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
+local h = redis.call('HMGET', P .. 'host:' .. ARGV[1], 'next', 'pause', 'breaker', 'breaker_until', 'starts')
+return {redis.call('ZCARD', hin), num(h[1], 0), num(h[2], 0), h[3] or 'closed', num(h[4], 0), num(h[5], 0),
+        redis.call('LLEN', P .. 'q:' .. ARGV[1]), now}
+)lua");
+    return script;
+}
+
+// ARGV: cursor, count, now. One SSCAN step over the crawl's hosts with each host's state:
+// {next cursor, host, in flight, queued, next start, pause, breaker, breaker until, starts, ...}
+const RedisScript &hostsPage() {
+    static const RedisScript script = withPrelude(R"lua(
+local now = now_ms(ARGV[3])
+local scan = redis.call('SSCAN', P .. 'hosts', ARGV[1], 'COUNT', tonumber(ARGV[2]))
+local out = {scan[1]}
+for _, host in ipairs(scan[2]) do
+    local hin = P .. 'hin:' .. host
+    redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
+    local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until', 'starts')
+    out[#out + 1] = host
+    out[#out + 1] = redis.call('ZCARD', hin)
+    out[#out + 1] = redis.call('LLEN', P .. 'q:' .. host)
+    out[#out + 1] = num(h[1], 0)
+    out[#out + 1] = num(h[2], 0)
+    out[#out + 1] = h[3] or 'closed'
+    out[#out + 1] = num(h[4], 0)
+    out[#out + 1] = num(h[5], 0)
+end
+return out
+)lua");
+    return script;
+}
+
+// ARGV: batch id, now, then (url, normalized url, host, line) per URL. Returns {added, duplicates}.
+const RedisScript &enqueue() {
+    static const RedisScript script = withPrelude(R"lua(
+local done = redis.call('HGET', P .. 'batches', ARGV[1])
+if done then
+    local a, d = string.match(done, '(%d+) (%d+)')
+    return {tonumber(a), tonumber(d)}
+end
+local now = now_ms(ARGV[2])
+local added, dups = 0, 0
+for i = 3, #ARGV, 4 do
+    local norm, host = ARGV[i + 1], ARGV[i + 2]
+    if redis.call('HEXISTS', P .. 'urlid', norm) == 1 then
+        dups = dups + 1
+    else
+        local id = redis.call('HINCRBY', P .. 'counts', 'nextid', 1)
+        redis.call('HSET', P .. 'urlid', norm, id)
+        redis.call('HSET', P .. 'u:' .. id, 'url', ARGV[i], 'norm', norm, 'host', host, 'line', ARGV[i + 3],
+            'attempts', 0, 'state', 'queued')
+        redis.call('RPUSH', P .. 'q:' .. host, id)
+        redis.call('SADD', P .. 'hosts', host)
+        if not redis.call('ZSCORE', P .. 'sched', host) then
+            redis.call('ZADD', P .. 'sched', eligible_at(host, now), host)
+        end
+        added = added + 1
+    end
+end
+counts('enqueued', added, 'queued', added, 'duplicates', dups)
+redis.call('HSET', P .. 'batches', ARGV[1], added .. ' ' .. dups)
+return {added, dups}
+)lua");
+    return script;
+}
+
+// ARGV: owner, lease id, ttl ms, now, hosts to look at.
+// {1, id, url, host, attempts, line, expiry, now, host in flight} or {0, time to ask again (-1: none), now}
+const RedisScript &lease() {
+    static const RedisScript script = withPrelude(R"lua(
+local owner, lease, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local now = now_ms(ARGV[4])
+local lk = P .. 'l:' .. lease
+local function granted(id, host, expiry)
+    local u = redis.call('HMGET', P .. 'u:' .. id, 'url', 'attempts', 'line')
+    return {1, id, u[1], host, tonumber(u[2]), u[3], expiry, now, redis.call('ZCARD', P .. 'hin:' .. host)}
+end
+local existing = redis.call('HMGET', lk, 'id', 'owner', 'host', 'state')
+if existing[1] then
+    if existing[2] ~= owner then return redis.error_reply('lease id ' .. lease .. ' belongs to another worker') end
+    local exp = redis.call('ZSCORE', P .. 'leases', lease)
+    if existing[4] == 'leased' and exp and tonumber(exp) > now then return granted(existing[1], existing[3], tonumber(exp)) end
+    return redis.error_reply('lease id ' .. lease .. ' was already used (' .. existing[4] .. ')')
+end
+expire_due(now, 64)
+local hosts = redis.call('ZRANGEBYSCORE', P .. 'sched', '-inf', now, 'LIMIT', 0, tonumber(ARGV[5]))
+for _, host in ipairs(hosts) do
+    if redis.call('LLEN', P .. 'q:' .. host) == 0 then
+        redis.call('ZREM', P .. 'sched', host)
+    else
+        local r = budget_try(host, lease, now, ttl)
+        if r[1] == 1 then
+            local id = redis.call('LPOP', P .. 'q:' .. host)
+            local uk = P .. 'u:' .. id
+            redis.call('HINCRBY', uk, 'attempts', 1)
+            redis.call('HSET', uk, 'state', 'leased', 'lease', lease)
+            redis.call('ZADD', P .. 'leases', now + ttl, lease)
+            redis.call('HSET', lk, 'id', id, 'owner', owner, 'host', host, 'state', 'leased')
+            counts('queued', -1, 'leased', 1)
+            reschedule(host, now)
+            return granted(id, host, now + ttl)
+        elseif r[3] == 5 then
+            break
+        else
+            redis.call('ZADD', P .. 'sched', r[2], host)
+        end
+    end
+end
+local first = redis.call('ZRANGE', P .. 'sched', 0, 0, 'WITHSCORES')
+local nextDelayed = redis.call('ZRANGE', P .. 'delayed', 0, 0, 'WITHSCORES')
+local at = -1
+if first[2] then at = tonumber(first[2]) end
+if nextDelayed[2] and (at < 0 or tonumber(nextDelayed[2]) < at) then at = tonumber(nextDelayed[2]) end
+return {0, at, now}
+)lua");
+    return script;
+}
+
+// ARGV: owner, lease id, ttl, now. {1, new expiry} or {0, reason}
+const RedisScript &renewLease() {
+    static const RedisScript script = withPrelude(R"lua(
+local owner, lease, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local now = now_ms(ARGV[4])
+local l, why = live_lease(lease, owner, now)
+if not l then return {0, why} end
+redis.call('ZADD', P .. 'leases', now + ttl, lease)
+redis.call('ZADD', P .. 'hin:' .. l[3], 'XX', now + ttl, lease)
+redis.call('ZADD', P .. 'gin', 'XX', now + ttl, lease)
+return {1, now + ttl}
+)lua");
+    return script;
+}
+
+// ARGV: owner, lease id, now, then alternating result field/value. {1, stream id} or {0, reason}.
+// Exactly once: only the live lease of its owner may write the URL's result; a replay of an accepted call
+// answers with the same stream id.
+const RedisScript &acknowledge() {
+    static const RedisScript script = withPrelude(R"lua(
+local owner, lease = ARGV[1], ARGV[2]
+local now = now_ms(ARGV[3])
+local l, why, seen = live_lease(lease, owner, now)
+if not l then
+    if why == 'acked' then return {1, seen[5]} end
+    return {0, why}
+end
+local id, host = l[1], l[3]
+if redis.call('HSETNX', P .. 'done', id, lease) == 0 then return {0, 'done'} end
+local uk = P .. 'u:' .. id
+local u = redis.call('HMGET', uk, 'url', 'line', 'attempts')
+local fields = {'id', id, 'url', u[1], 'line', u[2], 'attempts', u[3], 'owner', owner}
+for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+local sid = redis.call('XADD', P .. 'results', '*', unpack(fields))
+redis.call('ZREM', P .. 'leases', lease)
+redis.call('HSET', P .. 'l:' .. lease, 'state', 'acked', 'stream', sid)
+redis.call('PEXPIRE', P .. 'l:' .. lease, 3600000)
+redis.call('HSET', uk, 'state', 'done', 'lease', '')
+counts('leased', -1, 'done', 1)
+budget_finish(host, lease, now)
+return {1, sid}
+)lua");
+    return script;
+}
+
+// ARGV: owner, lease id, not-before ms, now. Ends the lease without a result: the URL waits out its retry
+// delay (without holding any slot) and then joins its host's queue again. {1} or {0, reason}
+const RedisScript &retryLater() {
+    static const RedisScript script = withPrelude(R"lua(
+local owner, lease = ARGV[1], ARGV[2]
+local now = now_ms(ARGV[4])
+local l, why = live_lease(lease, owner, now)
+if not l then return {0, why} end
+local id, host = l[1], l[3]
+redis.call('ZREM', P .. 'leases', lease)
+redis.call('HSET', P .. 'l:' .. lease, 'state', 'released')
+redis.call('PEXPIRE', P .. 'l:' .. lease, 3600000)
+redis.call('HSET', P .. 'u:' .. id, 'state', 'delayed', 'lease', '')
+redis.call('ZADD', P .. 'delayed', math.max(now, tonumber(ARGV[3])), id)
+counts('leased', -1, 'delayed', 1)
+budget_finish(host, lease, now)
+return {1}
+)lua");
+    return script;
+}
+
+// ARGV: now, limit. Returns the number of leases that had expired.
+const RedisScript &expireLeases() {
+    static const RedisScript script = withPrelude(R"lua(
+return expire_due(now_ms(ARGV[1]), tonumber(ARGV[2]))
+)lua");
+    return script;
+}
+
+// ARGV: worker id, in flight, rate (requests/s x 1000), now. Returns the server time.
+const RedisScript &heartbeat() {
+    static const RedisScript script = withPrelude(R"lua(
+local now = now_ms(ARGV[4])
+redis.call('HSET', P .. 'w:' .. ARGV[1], 'inflight', ARGV[2], 'rate', ARGV[3], 'hb', now)
+redis.call('ZADD', P .. 'workers', now, ARGV[1])
+return now
+)lua");
+    return script;
+}
+
+// ARGV: now. {now, id1, inflight1, rate1, hb1, id2, ...}
+const RedisScript &workers() {
+    static const RedisScript script = withPrelude(R"lua(
+local out = {now_ms(ARGV[1])}
+for _, id in ipairs(redis.call('ZRANGE', P .. 'workers', 0, -1)) do
+    local w = redis.call('HMGET', P .. 'w:' .. id, 'inflight', 'rate', 'hb')
+    out[#out + 1] = id
+    out[#out + 1] = num(w[1], 0)
+    out[#out + 1] = num(w[2], 0)
+    out[#out + 1] = num(w[3], 0)
+end
+return out
+)lua");
+    return script;
+}
+
+} // namespace crawl::ClusterScripts

@@ -1,0 +1,32 @@
+#include "cluster/clustertypes.h"
+
+namespace crawl {
+
+QByteArray clusterKeyPrefix(const QString &crawlName) {
+    return QByteArrayLiteral("crawlscope:{") + crawlName.toUtf8() + QByteArrayLiteral("}:");
+}
+
+bool isValidCrawlName(const QString &name, QString *why) {
+    const auto refuse = [why](const QString &reason) {
+        if (why)
+            *why = reason;
+        return false;
+    };
+    if (name.isEmpty() || name.size() > 64)
+        return refuse(QStringLiteral("a crawl name has 1 to 64 characters"));
+    for (const QChar c : name) {
+        const bool allowed = (c >= QLatin1Char('a') && c <= QLatin1Char('z')) ||
+                             (c >= QLatin1Char('A') && c <= QLatin1Char('Z')) ||
+                             (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || c == QLatin1Char('.') ||
+                             c == QLatin1Char('_') || c == QLatin1Char('-');
+        if (!allowed)
+            return refuse(QStringLiteral("a crawl name may use only letters, digits, '.', '_' and '-'"));
+    }
+    return true;
+}
+
+bool isWorkerDead(const WorkerStatus &worker, qint64 nowMs, qint64 timeoutMs) {
+    return nowMs - worker.lastHeartbeatMs > timeoutMs;
+}
+
+} // namespace crawl

@@ -1,0 +1,143 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QMap>
+#include <QMetaType>
+#include <QPair>
+#include <QString>
+
+#include <optional>
+
+// Value types of the shared (Redis) frontier and host budget: they cross threads and outlive connections.
+// Times are milliseconds since the epoch on the Redis server's clock (every worker shares it).
+namespace crawl {
+
+// "crawlscope:{NAME}:" — the {hash tag} keeps one crawl's keys on one node should Redis ever be a cluster.
+QByteArray clusterKeyPrefix(const QString &crawlName);
+// Letters, digits, '.', '_' and '-', 1 to 64 characters (it becomes part of every key name).
+bool isValidCrawlName(const QString &name, QString *why = nullptr);
+
+struct ClusterLimits {
+    int globalInFlight = 16; // the crawl's in-flight cap, over every worker together
+    int perHostInFlight = 1; // per host, over every worker together
+    qint64 intervalMs = 0;   // minimum start-to-start gap per host
+    int maxAttempts = 0;     // leases lost to dead workers before a URL gets a terminal result; 0: no bound
+    qint64 version = 0;      // bumped by every change to the limits or to a host override
+};
+
+struct StartDecision {
+    enum class Reason {
+        Granted = 0,
+        Paused = 1,
+        BreakerOpen = 2,
+        Interval = 3,
+        HostBusy = 4,
+        GlobalBusy = 5
+    };
+    bool granted = false;
+    // Granted: the server time of the grant. Refused: when to ask again (for HostBusy/GlobalBusy an upper
+    // bound, the earliest expiry of the grants in flight; a finish usually frees the slot sooner).
+    qint64 atMs = 0;
+    Reason reason = Reason::Granted;
+    int hostInFlight = 0; // the host's grants in flight after this call
+    qint64 limitsVersion = 0;
+    qint64 serverNowMs = 0;
+    QString error; // Redis could not be asked; nothing was granted
+};
+
+struct HostBudgetStatus {
+    int inFlight = 0;
+    qint64 nextStartMs = 0;
+    qint64 pausedUntilMs = 0;
+    QString breaker; // closed, open, halfopen
+    qint64 breakerUntilMs = 0;
+    qint64 starts = 0;
+    qint64 queued = 0;
+    qint64 serverNowMs = 0;
+    QString error;
+};
+
+// One host in a page of ClusterQueue::hostsPage (the window's hosts view).
+struct ClusterHostRow {
+    QString host;
+    HostBudgetStatus status;
+};
+
+struct ClusterUrl {
+    QString url;        // as given in the input
+    QString normalized; // the deduplication key (crawl::normalizeUrl(...).text)
+    QString host;       // crawl::hostKey(): "host:port"
+    qint64 line = 0;    // input line number
+};
+
+struct EnqueueResult {
+    int added = 0;
+    int duplicates = 0;
+    QString error;
+};
+
+struct ClusterLease {
+    QByteArray leaseId;
+    qint64 urlId = 0;
+    QString url;
+    QString host;
+    int attempts = 0; // including this one
+    qint64 line = 0;
+    qint64 expiresMs = 0;
+    int hostInFlight = 0; // the host's grants in flight, this one included, as the server counted them
+};
+
+struct LeaseResult {
+    std::optional<ClusterLease> lease;
+    // No lease: when a host may start next (-1: nothing queued or waiting). Only a hint: a slot freed by
+    // another worker can make it sooner, and with the global cap full it may already have passed, so a
+    // caller polls within bounds (ClusterWorkerClient clamps it) rather than sleeping until it.
+    qint64 askAgainAtMs = -1;
+    qint64 serverNowMs = 0;
+    QString error;
+};
+
+struct RenewResult {
+    bool renewed = false;
+    qint64 expiresMs = 0;
+    QString refusal; // expired, foreign, unknown, acked, released: the worker must drop the request
+    QString error;
+};
+
+struct AckResult {
+    bool accepted = false;
+    QByteArray streamId; // the result's entry in the results stream
+    QString refusal;     // expired, foreign, unknown, released, done: the result must be discarded
+    QString error;
+};
+
+struct WorkerStatus {
+    QString id;
+    int inFlight = 0;
+    double requestsPerSecond = 0;
+    qint64 lastHeartbeatMs = 0;
+};
+// Dead: no heartbeat for longer than `timeoutMs` (the window shows it as dead, its leases expire).
+bool isWorkerDead(const WorkerStatus &worker, qint64 nowMs, qint64 timeoutMs);
+
+struct ClusterResultRecord {
+    QByteArray streamId;
+    QMap<QByteArray, QByteArray> fields; // id, url, line, attempts, owner, and what the worker wrote
+};
+
+struct ClusterCounts {
+    qint64 enqueued = 0;
+    qint64 duplicates = 0;
+    qint64 queued = 0;
+    qint64 leased = 0;
+    qint64 delayed = 0;
+    qint64 done = 0;
+    qint64 expired = 0; // leases lost to workers that stopped renewing
+    QString error;
+};
+
+} // namespace crawl
+
+Q_DECLARE_METATYPE(crawl::ClusterLimits)
+Q_DECLARE_METATYPE(crawl::ClusterLease)

@@ -1,0 +1,184 @@
+#include "cluster/clusterworkerclient.h"
+
+#include "cluster/clusterhostbudget.h"
+#include "cluster/clusterqueue.h"
+#include "cluster/redisconnection.h"
+
+#include <QCoreApplication>
+#include <QRandomGenerator>
+#include <QSysInfo>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace crawl {
+
+namespace {
+constexpr qint64 kRateWindowMs = 5000;
+}
+
+ClusterWorkerClient::ClusterWorkerClient(Settings settings, QObject *parent)
+    : QObject(parent)
+    , m_settings(std::move(settings)) {
+    // Queued signals and slots across the worker's threads carry these.
+    qRegisterMetaType<ClusterLimits>();
+    qRegisterMetaType<ClusterLease>();
+    qRegisterMetaType<QList<ClusterLease>>();
+    qRegisterMetaType<QList<QPair<QByteArray, QByteArray>>>();
+}
+
+ClusterWorkerClient::~ClusterWorkerClient() = default;
+
+QByteArray ClusterWorkerClient::makeWorkerId() {
+    return QSysInfo::machineHostName().toUtf8() + '-' +
+           QByteArray::number(QCoreApplication::applicationPid()) + '-' +
+           QByteArray::number(QRandomGenerator::system()->generate(), 16);
+}
+
+void ClusterWorkerClient::start() {
+    m_clock.start();
+    RedisConnection::Options options;
+    options.clientName = m_settings.workerId;
+    m_connection = std::make_unique<RedisConnection>(m_settings.url, options);
+    m_queue = std::make_unique<ClusterQueue>(*m_connection, m_settings.crawlName);
+    m_budget = std::make_unique<ClusterHostBudget>(*m_connection, m_settings.crawlName);
+
+    m_renewTimer = new QTimer(this);
+    m_renewTimer->setInterval(static_cast<int>(std::max<qint64>(50, m_settings.leaseTtlMs / 3)));
+    connect(m_renewTimer, &QTimer::timeout, this, &ClusterWorkerClient::renewLeases);
+    m_heartbeatTimer = new QTimer(this);
+    m_heartbeatTimer->setInterval(m_settings.heartbeatIntervalMs);
+    connect(m_heartbeatTimer, &QTimer::timeout, this, &ClusterWorkerClient::sendHeartbeat);
+    m_limitsTimer = new QTimer(this);
+    m_limitsTimer->setInterval(m_settings.limitsPollIntervalMs);
+    connect(m_limitsTimer, &QTimer::timeout, this, &ClusterWorkerClient::pollLimits);
+
+    // A worker pointed at a crawl that does not exist would otherwise just see "nothing queued" forever.
+    if (!m_queue->crawlExists()) {
+        Q_EMIT problem(m_queue->lastError().isEmpty()
+                           ? QStringLiteral("no crawl named \"%1\" in %2")
+                                 .arg(m_settings.crawlName, m_settings.url.redacted())
+                           : m_queue->lastError());
+        return;
+    }
+    const std::optional<ClusterLimits> limits = m_budget->limits();
+    if (!limits) {
+        Q_EMIT problem(m_budget->lastError());
+        return;
+    }
+    m_limitsVersion = limits->version;
+    sendHeartbeat();
+    m_renewTimer->start();
+    m_heartbeatTimer->start();
+    m_limitsTimer->start();
+    Q_EMIT started(*limits);
+}
+
+void ClusterWorkerClient::stop() {
+    for (QTimer *timer : {m_renewTimer, m_heartbeatTimer, m_limitsTimer}) {
+        if (timer)
+            timer->stop();
+    }
+}
+
+QByteArray ClusterWorkerClient::nextLeaseId() {
+    return m_settings.workerId + ':' + QByteArray::number(++m_leaseCounter);
+}
+
+void ClusterWorkerClient::requestLeases(int count) {
+    QList<ClusterLease> leases;
+    qint64 askAgainInMs = -1;
+    while (leases.size() < count) {
+        const LeaseResult result = m_queue->lease(m_settings.workerId, nextLeaseId(), m_settings.leaseTtlMs);
+        if (!result.error.isEmpty()) {
+            Q_EMIT problem(result.error);
+            break;
+        }
+        if (!result.lease) {
+            if (result.askAgainAtMs >= 0)
+                askAgainInMs = std::clamp(result.askAgainAtMs - result.serverNowMs, kMinPollMs, kMaxPollMs);
+            break;
+        }
+        m_held.insert(result.lease->leaseId, result.lease->host);
+        leases.append(*result.lease);
+    }
+    Q_EMIT leased(leases, askAgainInMs);
+}
+
+void ClusterWorkerClient::acknowledge(const QByteArray &leaseId,
+                                      const QList<QPair<QByteArray, QByteArray>> &resultFields) {
+    const AckResult result = m_queue->acknowledge(m_settings.workerId, leaseId, resultFields);
+    if (!result.error.isEmpty()) {
+        // The lease stays held (and renewed): acknowledging again with the same id is safe.
+        Q_EMIT problem(result.error);
+        Q_EMIT acknowledged(leaseId, false, result.error);
+        return;
+    }
+    m_held.remove(leaseId);
+    if (result.accepted) {
+        m_ackTimes.push_back(m_clock.elapsed());
+        while (!m_ackTimes.empty() && m_ackTimes.front() < m_clock.elapsed() - kRateWindowMs)
+            m_ackTimes.pop_front();
+    }
+    Q_EMIT acknowledged(leaseId, result.accepted, result.refusal);
+}
+
+void ClusterWorkerClient::retryLater(const QByteArray &leaseId, qint64 notBeforeMs) {
+    const RenewResult result = m_queue->retryLater(m_settings.workerId, leaseId, notBeforeMs);
+    if (!result.error.isEmpty()) {
+        Q_EMIT problem(result.error);
+        return;
+    }
+    m_held.remove(leaseId);
+    if (!result.renewed)
+        Q_EMIT leaseLost(leaseId, result.refusal);
+}
+
+void ClusterWorkerClient::pauseHost(const QString &host, qint64 untilMs) {
+    if (!m_budget->pauseHost(host, untilMs))
+        Q_EMIT problem(m_budget->lastError());
+}
+
+void ClusterWorkerClient::renewLeases() {
+    const QList<QByteArray> held = m_held.keys();
+    for (const QByteArray &leaseId : held) {
+        const RenewResult result = m_queue->renew(m_settings.workerId, leaseId, m_settings.leaseTtlMs);
+        if (!result.error.isEmpty()) {
+            Q_EMIT problem(result.error);
+            return; // Redis unreachable: try again at the next tick (the leases may still be alive)
+        }
+        if (!result.renewed) {
+            m_held.remove(leaseId);
+            Q_EMIT leaseLost(leaseId, result.refusal);
+        }
+    }
+}
+
+void ClusterWorkerClient::sendHeartbeat() {
+    while (!m_ackTimes.empty() && m_ackTimes.front() < m_clock.elapsed() - kRateWindowMs)
+        m_ackTimes.pop_front();
+    const double window =
+        static_cast<double>(std::min<qint64>(kRateWindowMs, std::max<qint64>(1, m_clock.elapsed())));
+    const double rate = static_cast<double>(m_ackTimes.size()) * 1000.0 / window;
+    if (!m_queue->heartbeat(m_settings.workerId, static_cast<int>(m_held.size()), rate))
+        Q_EMIT problem(m_queue->lastError());
+}
+
+void ClusterWorkerClient::pollLimits() {
+    const std::optional<qint64> version = m_budget->limitsVersion();
+    if (!version) {
+        Q_EMIT problem(m_budget->lastError());
+        return;
+    }
+    if (*version == m_limitsVersion)
+        return;
+    const std::optional<ClusterLimits> limits = m_budget->limits();
+    if (!limits) {
+        Q_EMIT problem(m_budget->lastError());
+        return;
+    }
+    m_limitsVersion = limits->version;
+    Q_EMIT limitsChanged(*limits);
+}
+
+} // namespace crawl

@@ -1,0 +1,97 @@
+#pragma once
+
+#include "cluster/clustertypes.h"
+#include "cluster/redisurl.h"
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QString>
+
+#include <deque>
+#include <memory>
+
+class QTimer;
+
+namespace crawl {
+
+class ClusterHostBudget;
+class ClusterQueue;
+class RedisConnection;
+
+// A worker's link to the shared crawl, on a thread of its own: the Redis calls block (a reconnect may wait
+// for seconds), so the fetch threads never make them; they talk to this object by queued signals with value
+// types. It also does what every worker must do on time without being asked:
+// - renews the leases it holds (every third of the lease time), and says when one was lost (the request
+//   must then be dropped: another worker will fetch that URL);
+// - sends a heartbeat every second (its in-flight leases and acknowledged results per second);
+// - watches the shared limits' version every second and emits limitsChanged, so a change made anywhere (the
+//   window, another process) reaches this worker within about a second.
+// Create it, move it to its thread, then call start() there (a queued call).
+class ClusterWorkerClient : public QObject {
+    Q_OBJECT
+public:
+    struct Settings {
+        RedisUrl url;
+        QString crawlName;
+        QByteArray workerId; // unique per worker process, e.g. "host-pid-random"
+        qint64 leaseTtlMs = 30000;
+        int heartbeatIntervalMs = 1000;
+        int limitsPollIntervalMs = 1000;
+    };
+
+    explicit ClusterWorkerClient(Settings settings, QObject *parent = nullptr);
+    ~ClusterWorkerClient() override;
+
+    // "<host name>-<pid>-<random>": unique enough that two processes never share lease ids.
+    static QByteArray makeWorkerId();
+
+    static constexpr qint64 kMinPollMs = 10;
+    static constexpr qint64 kMaxPollMs = 250;
+
+public Q_SLOTS:
+    // Emits started(), or problem() when Redis cannot be reached or the crawl does not exist.
+    void start();
+    void stop();
+    // Up to `count` leases (fewer, or none, when no host may start). Emits leased().
+    void requestLeases(int count);
+    void acknowledge(const QByteArray &leaseId, const QList<QPair<QByteArray, QByteArray>> &resultFields);
+    void retryLater(const QByteArray &leaseId, qint64 notBeforeMs);
+    // Retry-After on a host: every worker's next start there waits until untilMs (server clock).
+    void pauseHost(const QString &host, qint64 untilMs);
+
+Q_SIGNALS:
+    void started(const crawl::ClusterLimits &limits);
+    // askAgainInMs: when nothing (more) could be leased, when to ask again: the time until a host may start,
+    // kept within [kMinPollMs, kMaxPollMs] (a slot freed elsewhere is noticed within kMaxPollMs; a full
+    // global cap does not turn into a busy loop). -1: nothing is queued or waiting for a retry.
+    void leased(const QList<crawl::ClusterLease> &leases, qint64 askAgainInMs);
+    void acknowledged(const QByteArray &leaseId, bool accepted, const QString &refusal);
+    void leaseLost(const QByteArray &leaseId, const QString &reason);
+    void limitsChanged(const crawl::ClusterLimits &limits);
+    void problem(const QString &error); // Redis unreachable or refused; the text never holds the password
+
+private:
+    void renewLeases();
+    void sendHeartbeat();
+    void pollLimits();
+    QByteArray nextLeaseId();
+
+    Settings m_settings;
+    std::unique_ptr<RedisConnection> m_connection;
+    std::unique_ptr<ClusterQueue> m_queue;
+    std::unique_ptr<ClusterHostBudget> m_budget;
+    QTimer *m_renewTimer = nullptr;
+    QTimer *m_heartbeatTimer = nullptr;
+    QTimer *m_limitsTimer = nullptr;
+    QHash<QByteArray, QString> m_held; // lease id -> host, while the request runs
+    qint64 m_leaseCounter = 0;
+    qint64 m_limitsVersion = -1;
+    std::deque<qint64> m_ackTimes; // monotonic ms of recent accepted acks, for the rate in the heartbeat
+    QElapsedTimer m_clock;
+};
+
+} // namespace crawl

@@ -1,0 +1,252 @@
+#include "cluster/redisconnection.h"
+
+#include <QElapsedTimer>
+#include <QRandomGenerator>
+#include <QThread>
+
+#include <algorithm>
+#include <cerrno>
+#include <hiredis/hiredis.h>
+#include <vector>
+
+namespace crawl {
+
+namespace {
+
+timeval toTimeval(int ms) {
+    timeval tv{};
+    tv.tv_sec = ms / 1000;
+    tv.tv_usec = (ms % 1000) * 1000;
+    return tv;
+}
+
+RedisReply copyReply(const redisReply *reply) {
+    RedisReply out;
+    switch (reply->type) {
+    case REDIS_REPLY_STRING:
+        out.kind = RedisReply::Kind::String;
+        out.text = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
+        break;
+    case REDIS_REPLY_STATUS:
+        out.kind = RedisReply::Kind::Status;
+        out.text = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
+        break;
+    case REDIS_REPLY_ERROR:
+        out.kind = RedisReply::Kind::ServerError;
+        out.text = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
+        break;
+    case REDIS_REPLY_INTEGER:
+        out.kind = RedisReply::Kind::Integer;
+        out.integer = reply->integer;
+        break;
+    case REDIS_REPLY_ARRAY:
+        out.kind = RedisReply::Kind::Array;
+        out.elements.reserve(static_cast<qsizetype>(reply->elements));
+        for (size_t i = 0; i < reply->elements; ++i)
+            out.elements.append(copyReply(reply->element[i]));
+        break;
+    default:
+        out.kind = RedisReply::Kind::Nil;
+        break;
+    }
+    return out;
+}
+
+// Redis answers -LOADING while it replays its append-only file after a restart: the command did not run,
+// so waiting and sending it again is always safe.
+bool isLoading(const RedisReply &reply) {
+    return reply.kind == RedisReply::Kind::ServerError && reply.text.startsWith("LOADING");
+}
+
+} // namespace
+
+RedisConnection::RedisConnection(RedisUrl url)
+    : RedisConnection(std::move(url), Options{}) {}
+
+RedisConnection::RedisConnection(RedisUrl url, Options options)
+    : m_url(std::move(url))
+    , m_options(std::move(options)) {}
+
+RedisConnection::~RedisConnection() {
+    disconnect();
+}
+
+void RedisConnection::disconnect() {
+    if (m_context)
+        redisFree(m_context);
+    m_context = nullptr;
+}
+
+int RedisConnection::backoffDelayMs(int attempt, int initialMs, int capMs) {
+    qint64 delay = std::max(1, initialMs);
+    for (int i = 1; i < attempt && delay < capMs; ++i)
+        delay *= 2;
+    return static_cast<int>(std::min<qint64>(delay, capMs));
+}
+
+void RedisConnection::fail(const QString &why) {
+    m_lastError = why;
+    disconnect();
+}
+
+RedisConnection::Failure RedisConnection::openOnce() {
+    disconnect();
+    if (m_url.tls) {
+        m_lastError =
+            QStringLiteral("%1: TLS (rediss://) is not supported by this build (Debian 12's hiredis "
+                           "0.14 has no TLS); reach the server through a TLS tunnel on loopback")
+                .arg(m_url.redacted());
+        return Failure::Permanent;
+    }
+    const QByteArray host = m_url.host.toUtf8();
+    redisContext *context =
+        redisConnectWithTimeout(host.constData(), m_url.port, toTimeval(m_options.connectTimeoutMs));
+    if (!context) {
+        m_lastError = QStringLiteral("%1: cannot allocate a connection").arg(m_url.redacted());
+        return Failure::Transient;
+    }
+    if (context->err) {
+        m_lastError = QStringLiteral("cannot connect to %1: %2")
+                          .arg(m_url.redacted(), QString::fromLocal8Bit(context->errstr));
+        redisFree(context);
+        return Failure::Transient;
+    }
+    redisSetTimeout(context, toTimeval(m_options.commandTimeoutMs));
+    redisEnableKeepAlive(context);
+    m_context = context;
+
+    const auto handshake = [this](const QList<QByteArray> &args, const QString &what) -> Failure {
+        bool ioFailed = false;
+        const RedisReply reply = sendOnce(args, &ioFailed);
+        if (ioFailed)
+            return Failure::Transient; // sendOnce has set m_lastError and closed the connection
+        if (reply.kind == RedisReply::Kind::ServerError) {
+            if (isLoading(reply)) {
+                fail(QStringLiteral("%1 is loading its data set").arg(m_url.redacted()));
+                return Failure::Transient;
+            }
+            // Redis' own message ("WRONGPASS invalid username-password pair") never echoes the password.
+            fail(QStringLiteral("%1: %2 refused: %3")
+                     .arg(m_url.redacted(), what, QString::fromUtf8(reply.text)));
+            return Failure::Permanent;
+        }
+        return Failure::None;
+    };
+
+    if (!m_url.password.isEmpty()) {
+        QList<QByteArray> auth{QByteArrayLiteral("AUTH")};
+        if (!m_url.user.isEmpty())
+            auth.append(m_url.user.toUtf8());
+        auth.append(m_url.password.toUtf8());
+        if (const Failure failure = handshake(auth, QStringLiteral("AUTH")); failure != Failure::None)
+            return failure;
+    }
+    if (m_url.db != 0) {
+        const QList<QByteArray> select{QByteArrayLiteral("SELECT"), QByteArray::number(m_url.db)};
+        if (const Failure failure = handshake(select, QStringLiteral("SELECT %1").arg(m_url.db));
+            failure != Failure::None)
+            return failure;
+    }
+    if (!m_options.clientName.isEmpty()) {
+        const QList<QByteArray> name{QByteArrayLiteral("CLIENT"), QByteArrayLiteral("SETNAME"),
+                                     m_options.clientName};
+        if (const Failure failure = handshake(name, QStringLiteral("CLIENT SETNAME"));
+            failure != Failure::None)
+            return failure;
+    }
+    if (m_everConnected)
+        ++m_reconnects;
+    m_everConnected = true;
+    return Failure::None;
+}
+
+bool RedisConnection::connect() {
+    if (m_context)
+        return true;
+    QElapsedTimer since;
+    since.start();
+    for (int attempt = 1;; ++attempt) {
+        const Failure failure = openOnce();
+        if (failure == Failure::None)
+            return true;
+        if (failure == Failure::Permanent)
+            return false;
+        const qint64 left = m_options.reconnectDeadlineMs - since.elapsed();
+        if (left <= 0)
+            return false;
+        const int delay = backoffDelayMs(attempt, m_options.backoffInitialMs, m_options.backoffCapMs);
+        const int jitter = static_cast<int>(QRandomGenerator::global()->bounded(delay / 4 + 1));
+        // A real backoff between attempts (nothing to wait on: the server is gone), bounded by the deadline.
+        QThread::msleep(static_cast<unsigned long>(std::min<qint64>(delay + jitter, left)));
+    }
+}
+
+RedisReply RedisConnection::sendOnce(const QList<QByteArray> &args, bool *ioFailed) {
+    *ioFailed = false;
+    std::vector<const char *> argv;
+    std::vector<size_t> lengths;
+    argv.reserve(static_cast<size_t>(args.size()));
+    lengths.reserve(static_cast<size_t>(args.size()));
+    for (const QByteArray &arg : args) {
+        argv.push_back(arg.constData());
+        lengths.push_back(static_cast<size_t>(arg.size()));
+    }
+    ++m_roundTrips;
+    void *raw = redisCommandArgv(m_context, static_cast<int>(argv.size()), argv.data(), lengths.data());
+    if (!raw) {
+        const int savedErrno = errno;
+        *ioFailed = true;
+        QString why;
+        if (m_context->err == REDIS_ERR_IO && (savedErrno == EAGAIN || savedErrno == EWOULDBLOCK))
+            why = QStringLiteral("no answer from %1 within %2 ms")
+                      .arg(m_url.redacted())
+                      .arg(m_options.commandTimeoutMs);
+        else if (m_context->err == REDIS_ERR_EOF)
+            why = QStringLiteral("%1 closed the connection").arg(m_url.redacted());
+        else
+            why = QStringLiteral("connection to %1 failed: %2")
+                      .arg(m_url.redacted(), QString::fromLocal8Bit(m_context->errstr));
+        fail(why);
+        return RedisReply::connectionError(why.toUtf8());
+    }
+    RedisReply reply = copyReply(static_cast<const redisReply *>(raw));
+    freeReplyObject(raw);
+    return reply;
+}
+
+RedisReply RedisConnection::command(const QList<QByteArray> &args, Replay replay) {
+    QElapsedTimer since;
+    since.start();
+    for (int attempt = 1;; ++attempt) {
+        if (!m_context && !connect())
+            return RedisReply::connectionError(m_lastError.toUtf8());
+        bool ioFailed = false;
+        RedisReply reply = sendOnce(args, &ioFailed);
+        const bool mayRetry = isLoading(reply) || (ioFailed && replay == Replay::AfterReconnect);
+        if (!mayRetry || since.elapsed() >= m_options.reconnectDeadlineMs)
+            return reply;
+        if (isLoading(reply)) {
+            const int delay = backoffDelayMs(attempt, m_options.backoffInitialMs, m_options.backoffCapMs);
+            QThread::msleep(static_cast<unsigned long>(delay));
+        }
+        // A lost answer: the loop reconnects (with its own backoff) and sends the command again.
+    }
+}
+
+RedisReply RedisConnection::evalScript(const RedisScript &script, const QList<QByteArray> &keys,
+                                       const QList<QByteArray> &args, Replay replay) {
+    QList<QByteArray> call;
+    call.reserve(3 + keys.size() + args.size());
+    call << QByteArrayLiteral("EVALSHA") << script.sha1() << QByteArray::number(keys.size());
+    call << keys << args;
+    RedisReply reply = command(call, replay);
+    if (reply.kind == RedisReply::Kind::ServerError && reply.text.startsWith("NOSCRIPT")) {
+        // The server lost its script cache (restart, SCRIPT FLUSH): EVAL runs it and caches it again.
+        call[0] = QByteArrayLiteral("EVAL");
+        call[1] = script.source();
+        reply = command(call, replay);
+    }
+    return reply;
+}
+
+} // namespace crawl

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "cluster/redisreply.h"
+#include "cluster/redisscript.h"
+#include "cluster/redisurl.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QSet>
+#include <QString>
+
+struct redisContext;
+
+namespace crawl {
+
+// A small synchronous Redis client on hiredis. One connection per thread: it is not thread-safe, and a call
+// blocks its thread for at most one command timeout per attempt (workers call it from their fetch threads,
+// never from a GUI thread).
+//
+// A broken connection (server restarted, network cut, timeout) is reopened on the next call with AUTH and
+// SELECT again, retrying with exponential backoff until `reconnectDeadlineMs` has passed. A command whose
+// answer was lost may or may not have run on the server; it is sent again only when the caller says it is
+// safe to (Replay::AfterReconnect). Every cluster script is written so that a replay with the same ids has
+// the effect of one call (grant and lease ids are chosen by the client for exactly this reason).
+//
+// TLS (rediss://) is refused with a clear error: Debian 12's hiredis 0.14 has no TLS support (hiredis_ssl
+// arrived in 1.0). Until then, reach a remote Redis through a TLS tunnel (stunnel, ssh -L) on loopback.
+class RedisConnection {
+public:
+    struct Options {
+        int connectTimeoutMs = 3000;
+        int commandTimeoutMs = 5000;
+        int reconnectDeadlineMs = 30000; // total time one call keeps trying to reach the server
+        int backoffInitialMs = 50;
+        int backoffCapMs = 2000;
+        QByteArray clientName; // CLIENT SETNAME, so `CLIENT LIST` on the server shows which worker is which
+    };
+
+    enum class Replay {
+        Never,          // an answer lost in flight is reported as ConnectionError
+        AfterReconnect, // the command is idempotent: reconnect and send it again
+    };
+
+    explicit RedisConnection(RedisUrl url);
+    RedisConnection(RedisUrl url, Options options);
+    ~RedisConnection();
+    RedisConnection(const RedisConnection &) = delete;
+    RedisConnection &operator=(const RedisConnection &) = delete;
+
+    // Connects now (AUTH, SELECT). False with lastError() when the server cannot be reached and
+    // authenticated within the reconnect deadline, or at once for errors that waiting cannot fix.
+    bool connect();
+    bool isConnected() const { return m_context != nullptr; }
+    void disconnect();
+
+    RedisReply command(const QList<QByteArray> &args, Replay replay = Replay::Never);
+    // EVALSHA, and EVAL when the server does not know the script (NOSCRIPT: restarted, flushed).
+    RedisReply evalScript(const RedisScript &script, const QList<QByteArray> &keys,
+                          const QList<QByteArray> &args, Replay replay = Replay::AfterReconnect);
+
+    const RedisUrl &url() const { return m_url; }
+    QString lastError() const { return m_lastError; }
+    quint64 roundTrips() const { return m_roundTrips; }
+    quint64 reconnects() const { return m_reconnects; }
+
+    // The pause before reconnect attempt `attempt` (1-based): initial x 2^(attempt-1), capped. Jitter is
+    // added by the caller so many workers do not reconnect in step after a Redis restart.
+    static int backoffDelayMs(int attempt, int initialMs, int capMs);
+
+private:
+    enum class Failure { None, Transient, Permanent };
+    Failure openOnce();
+    RedisReply sendOnce(const QList<QByteArray> &args, bool *ioFailed);
+    void fail(const QString &why);
+
+    RedisUrl m_url;
+    Options m_options;
+    redisContext *m_context = nullptr;
+    QString m_lastError;
+    quint64 m_roundTrips = 0;
+    quint64 m_reconnects = 0;
+    bool m_everConnected = false;
+};
+
+} // namespace crawl
