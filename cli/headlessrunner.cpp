@@ -69,6 +69,7 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
     engine.setFetchThreads(options.fetchThreads);
     engine.setLimits(options.limits);
     engine.setFetchPolicy(options.policy);
+    engine.setCrawlQuality(options.quality);
     engine.setSnapshotIntervalMs(250);
 
     ResultCsvWriter writer(outputs.csv().device());

@@ -1,9 +1,12 @@
 #pragma once
 
 #include "responseprofile.h"
+#include "robotstxt.h"
 #include "siterecorder.h"
 
 #include <QByteArray>
+
+#include <optional>
 
 namespace testsite {
 
@@ -18,6 +21,7 @@ struct IncomingRequest {
     int errorStatus = 0;  // the request itself was unacceptable: answer this and close
     bool failing = false; // a hit within fail=K
     ResponseProfile profile;
+    std::optional<RobotsTxt> robots; // GET /robots.txt on a host with a robots profile
     SiteRecorder::Ticket ticket;
     int status = 0; // status sent so far
     quint64 serial = 0;

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "robotstxt.h"
 #include "testsite.h"
 
 #include <QByteArray>
 #include <QHash>
 #include <QString>
+
+#include <optional>
 
 namespace testsite {
 
@@ -13,6 +16,7 @@ struct ObservedHost {
     QString name; // "address:port"
     HostRecord record;
     QHash<QByteArray, int> failHits; // target -> hits since the last reset, for fail=K
+    std::optional<RobotsTxt> robots; // what /robots.txt answers (none: served like any other path)
 };
 
 } // namespace testsite

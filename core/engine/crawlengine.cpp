@@ -24,6 +24,7 @@ struct HostTally {
     qint64 done = 0;
     qint64 ok = 0;
     qint64 failed = 0;
+    qint64 accepted = 0;
 };
 } // namespace
 
@@ -36,6 +37,7 @@ void registerCrawlMetaTypes() {
     qRegisterMetaType<CrawlLimits>();
     qRegisterMetaType<InputSource>();
     qRegisterMetaType<BreakerEvent>();
+    qRegisterMetaType<CrawlQuality>();
 }
 
 class CrawlEnginePrivate {
@@ -56,6 +58,7 @@ public:
     CrawlEngine *q;
     CrawlLimits limits;
     FetchPolicy policy;
+    CrawlQuality quality;
     int fetchThreads = 2;
     int snapshotMs = 250;
     int workerNice = 0;
@@ -74,6 +77,8 @@ public:
     // Tallies from the results themselves: the only place that sees every URL's end.
     qint64 done = 0;
     std::array<qint64, kOutcomeCount> byOutcome{};
+    qint64 accepted = 0;
+    qint64 rejected = 0;
     QHash<QString, HostTally> hostTallies;
 
     // Rates between snapshots.
@@ -150,6 +155,15 @@ FetchPolicy CrawlEngine::fetchPolicy() const {
     return d->policy;
 }
 
+void CrawlEngine::setCrawlQuality(const CrawlQuality &quality) {
+    d->quality = quality;
+    d->applyConfig();
+}
+
+CrawlQuality CrawlEngine::crawlQuality() const {
+    return d->quality;
+}
+
 void CrawlEnginePrivate::applyConfig() {
     if (!context)
         return;
@@ -157,6 +171,7 @@ void CrawlEnginePrivate::applyConfig() {
         QWriteLocker lock(&context->configLock);
         context->limits = limits.withCanonicalHostKeys();
         context->policy = policy;
+        context->quality = quality;
     }
     context->budget.setGlobalLimit(limits.globalInFlight);
     context->budget.setMaxRate(limits.maxRatePerSec);
@@ -220,6 +235,7 @@ bool CrawlEngine::start(const InputSource &input, QString *error) {
     d->stopRequested = false;
     d->done = 0;
     d->byOutcome.fill(0);
+    d->accepted = d->rejected = 0;
     d->hostTallies.clear();
     d->doneAtLastSnapshot = d->failedAtLastSnapshot = d->startedAtLastSnapshot = 0;
     d->smoothedThroughput = 0;
@@ -313,10 +329,14 @@ CrawlState CrawlEngine::state() const {
 void CrawlEnginePrivate::tally(const CrawlResult &result, int sign) {
     done += sign;
     byOutcome[size_t(result.outcome)] += sign;
+    const bool isAccepted = result.accepted == CrawlResult::Accepted::Yes;
+    accepted += isAccepted ? sign : 0;
+    rejected += result.accepted == CrawlResult::Accepted::No ? sign : 0;
     if (result.host.isEmpty())
         return;
     HostTally &host = hostTallies[result.host];
     host.done += sign;
+    host.accepted += isAccepted ? sign : 0;
     if (result.outcome == Outcome::Ok)
         host.ok += sign;
     else
@@ -371,6 +391,8 @@ CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
     s.done = done;
     s.byOutcome = byOutcome;
     s.ok = byOutcome[size_t(Outcome::Ok)];
+    s.accepted = accepted;
+    s.rejected = rejected;
     s.failed = done - s.ok;
     s.invalid = feeder ? feeder->invalid.load() : 0;
     s.duplicates = feeder ? feeder->duplicates.load() : 0;
@@ -409,6 +431,7 @@ CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
             host.done = it->done;
             host.ok = it->ok;
             host.failed = it->failed;
+            host.accepted = it->accepted;
         }
     }
     s.p50Ms = all.percentileMs(0.50);
