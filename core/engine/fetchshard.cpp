@@ -936,7 +936,11 @@ void FetchShard::publishStats() {
         HostSnapshot h = host->snapshot(m_limits, now, epochNow, seconds, kPacingMarginNs);
         if (m_robots.active()) {
             h.robotsStatus = m_robots.statusText(host->key);
-            h.effectiveIntervalMs = std::max(h.effectiveIntervalMs, intervalMsFor(host));
+            if (const int delayMs = m_robots.crawlDelayMs(host->key); delayMs > h.effectiveIntervalMs) {
+                h.effectiveIntervalMs = delayMs;
+                h.intervalReason =
+                    QStringLiteral("Crawl-delay %1 s (robots.txt)").arg(double(delayMs) / 1000.0);
+            }
         }
         stats.queued += h.queued;
         stats.inFlight += host->inFlight;

@@ -53,6 +53,7 @@ struct HostSnapshot {
     QString paceReason;           // --adaptive: why the effective limits last moved ("down on 503")
     qint64 accepted = 0;          // URLs of this host whose last response passed the acceptance checks
     QString robotsStatus;         // "robots.txt: 3 rules, Crawl-delay 2 s", "fetching robots.txt", ...
+    QString intervalReason; // why effectiveIntervalMs is above the user's: "Crawl-delay 2 s (robots.txt)"
 };
 
 enum class CrawlState : quint8 { Idle, Running, Paused, Stopping, Finished };

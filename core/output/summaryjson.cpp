@@ -32,6 +32,7 @@ QJsonObject summaryToJson(const CrawlSummary &summary) {
             {QStringLiteral("effective_interval_ms"), h.effectiveIntervalMs},
             {QStringLiteral("accepted"), double(h.accepted)},
             {QStringLiteral("robots"), h.robotsStatus},
+            {QStringLiteral("interval_reason"), h.intervalReason},
         });
     }
     const double seconds = double(s.elapsedMs) / 1000.0;

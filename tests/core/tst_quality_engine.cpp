@@ -132,6 +132,7 @@ private Q_SLOTS:
         QVERIFY2(hosts.first().robotsStatus.contains(QLatin1String("Crawl-delay 0.3 s")),
                  qPrintable(hosts.first().robotsStatus));
         QCOMPARE(hosts.first().effectiveIntervalMs, 300);
+        QCOMPARE(hosts.first().intervalReason, QStringLiteral("Crawl-delay 0.3 s (robots.txt)"));
 
         // --ignore-crawl-delay: the same host, no gap imposed.
         site->server.resetRecords();
