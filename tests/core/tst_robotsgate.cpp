@@ -138,6 +138,26 @@ private Q_SLOTS:
         QCOMPARE(job.robotsNote, QStringLiteral("Disallow: /private (robots.txt line 2)"));
     }
 
+    // The map is bounded: beyond kMaxHosts the least recently used settled origins are dropped (their
+    // robots.txt is fetched again if their URLs come back); one being fetched is never dropped.
+    void originsAreBounded() {
+        RobotsGate gate;
+        gate.configure(quality(RobotsMode::Obey));
+        Job pending = jobFor(QStringLiteral("http://pending.test/"));
+        gate.robotsJob(pending, 0); // fetching, never answered
+        for (size_t i = 0; i < RobotsGate::kMaxHosts; ++i) {
+            Job job = jobFor(QStringLiteral("http://h%1.test/").arg(i));
+            gate.robotsJob(job, qint64(i + 1));
+            gate.onFetched(fetched(job.currentHost, 404), qint64(i + 1));
+        }
+        Job oldest = jobFor(QStringLiteral("http://h0.test/"));
+        Job newest = jobFor(QStringLiteral("http://h%1.test/").arg(RobotsGate::kMaxHosts - 1));
+        QCOMPARE(gate.admit(newest, qint64(RobotsGate::kMaxHosts) + 1).action, RobotsGate::Action::Start);
+        QCOMPARE(gate.admit(pending, qint64(RobotsGate::kMaxHosts) + 1).action, RobotsGate::Action::Hold);
+        QCOMPARE(gate.admit(oldest, qint64(RobotsGate::kMaxHosts) + 2).action,
+                 RobotsGate::Action::FetchRobots);
+    }
+
     void ourProductTokenIsMatched() {
         RobotsGate gate;
         CrawlQuality q = quality(RobotsMode::Obey);
