@@ -906,7 +906,7 @@ void FetchShard::finish(Job &job, Outcome outcome, int status, const QString &er
     result.redirectChain = std::move(job.chain);
     result.warning = std::move(job.warning);
     if (!job.robotsNote.isEmpty()) {
-        const QString note = QStringLiteral("robots.txt disallows it: ") + job.robotsNote;
+        const QString note = QStringLiteral("robots.txt would block it: ") + job.robotsNote;
         result.warning = result.warning.isEmpty() ? note : result.warning + QStringLiteral("; ") + note;
     }
     if (last)

@@ -88,6 +88,8 @@ RobotsGate::Decision RobotsGate::admit(Job &job, qint64 nowNs) {
     case State::RetryWait:
         if (nowNs >= origin.retryAtNs) {
             decision.action = Action::FetchRobots;
+        } else if (m_mode == RobotsMode::Report) {
+            job.robotsNote = origin.status; // report only: nothing waits for an unreachable robots.txt
         } else {
             decision.action = Action::Hold;
             decision.wakeAtNs = origin.retryAtNs;

@@ -158,6 +158,18 @@ private Q_SLOTS:
                  RobotsGate::Action::FetchRobots);
     }
 
+    // Report mode never holds a URL for an unreachable robots.txt: it goes on, marked.
+    void reportModeDoesNotWaitForRetries() {
+        RobotsGate gate;
+        gate.configure(quality(RobotsMode::Report));
+        Job job = jobFor(QStringLiteral("http://a.test/x"));
+        gate.robotsJob(job, 0);
+        gate.onFetched(fetched(QStringLiteral("a.test:80"), 503), 0);
+        QCOMPARE(gate.admit(job, 1).action, RobotsGate::Action::Start);
+        QVERIFY2(job.robotsNote.contains(QLatin1String("HTTP 503")), qPrintable(job.robotsNote));
+        QCOMPARE(gate.admit(job, 1000 * kMs).action, RobotsGate::Action::FetchRobots); // still retried
+    }
+
     void ourProductTokenIsMatched() {
         RobotsGate gate;
         CrawlQuality q = quality(RobotsMode::Obey);
