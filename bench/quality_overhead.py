@@ -4,7 +4,10 @@ with pages that carry a title, Crawlscope with --robots ignore --soft-404 off (n
 kept) against --robots obey --expect-title (robots.txt fetched per host, every page's title scanned and
 checked, soft-404 detection on), interleaved, median of the runs.
 
-  bench/quality_overhead.py BUILD_DIR [--urls 30000] [--runs 3]
+  bench/quality_overhead.py BUILD_DIR [--urls 30000] [--runs 3] [--baseline OLD_CRAWLSCOPE]
+
+--baseline adds a third contender: a crawlscope built from before issue 13 (no robots.txt, no body kept,
+no title scanned), run with the same flags minus the new ones.
 
 nginx serves a 2 KiB HTML page with a title on 127.0.0.2-9 and a robots.txt with one Disallow that no URL
 matches (so both modes fetch the same URLs). Loopback only; standard library only.
@@ -101,12 +104,15 @@ def main():
     ap.add_argument("build_dir")
     ap.add_argument("--urls", type=int, default=30000)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--baseline", help="a crawlscope binary from before issue 13")
     args = ap.parse_args()
     binary = str(Path(args.build_dir) / "app" / "crawlscope")
     modes = {
-        "off (--robots ignore --soft-404 off)": ["--robots", "ignore", "--soft-404", "off"],
-        "on (--robots obey --expect-title, soft-404 report)": ["--robots", "obey", "--expect-title"],
+        "off (--robots ignore --soft-404 off)": (binary, ["--robots", "ignore", "--soft-404", "off"]),
+        "on (--robots obey --expect-title, soft-404 report)": (binary, ["--robots", "obey", "--expect-title"]),
     }
+    if args.baseline:
+        modes["baseline (before issue 13)"] = (args.baseline, [])
     with tempfile.TemporaryDirectory() as tmp:
         nginx, port = start_nginx(tmp)
         try:
@@ -114,9 +120,9 @@ def main():
             urls.write_text("".join(f"http://{HOSTS[i % len(HOSTS)]}:{port}/item/{i}\n" for i in range(args.urls)))
             results = {m: [] for m in modes}
             for r in range(args.runs):
-                for name, flags in modes.items():
+                for name, (exe, flags) in modes.items():
                     out = Path(tmp) / "out.csv"
-                    wall, cpu = run(binary, str(urls), str(out), flags)
+                    wall, cpu = run(exe, str(urls), str(out), flags)
                     rows = sum(1 for _ in open(out, encoding="utf-8")) - 1
                     if rows != args.urls:
                         sys.exit(f"{name}: {rows} rows for {args.urls} URLs")
