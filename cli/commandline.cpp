@@ -1,6 +1,7 @@
 #include "commandline.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QUrl>
 
 #include <limits>
@@ -56,6 +57,24 @@ const Flag kFlags[] = {
     {"breaker-give-up", "S",
      "Seconds tripped after which a host's remaining URLs end as skipped (default 1800)."},
     {"no-breaker", nullptr, "Never trip a host, however many of its requests fail."},
+    {"robots", "obey|ignore|report",
+     "robots.txt: obey it (default), ignore it (not fetched), or report (fetch anyway, mark the rows)."},
+    {"robots-agent", "TOKEN", "Product token matched against robots.txt groups (default crawlscope)."},
+    {"ignore-crawl-delay", nullptr, "Do not let robots.txt Crawl-delay raise a host's interval."},
+    {"include", "REGEX", "Crawl only URLs matching it (repeatable: any may match); others end as excluded."},
+    {"exclude", "REGEX", "URLs matching it end as excluded, never requested (repeatable)."},
+    {"allow-hosts", "FILE",
+     "Crawl only these hosts: one host, host:port or *.domain per line; others end as excluded."},
+    {"expect-status", "LIST", "Accepted statuses, e.g. 200-299,304 (default 200-299)."},
+    {"expect-type", "LIST", "Accepted content types, e.g. text/html,application/json (default any)."},
+    {"expect-text", "TEXT", "Accept a page only if this text is in its first 256 KiB."},
+    {"expect-regex", "RE", "Accept a page only if this regular expression matches its first 256 KiB."},
+    {"expect-title", nullptr, "Accept a page only if it has a non-empty HTML title."},
+    {"min-bytes", "N", "Accept a page only if its body has at least N bytes (default 0)."},
+    {"soft-404", "off|report|reject",
+     "A 2xx whose title or main heading says not found / error: report it (default), reject it, or off."},
+    {"soft-404-pattern", "RE",
+     "What a soft-404 title or heading matches (case-insensitive; default: not found, 404, error, ...)."},
     {"threads", "N", "Fetch threads; hosts are spread over them (default 2)."},
     {"quiet", nullptr, "No progress lines on stderr."},
     {"store", "FILE.db",
@@ -115,6 +134,138 @@ bool readNumber(const QCommandLineParser &parser, const char *name, Number min, 
     return true;
 }
 
+// robots.txt, scope and acceptance flags (issue 13); errors name the flag and what is wrong.
+bool parseQualityOptions(const QCommandLineParser &parser, CrawlQuality *quality, QString *error) {
+    const auto isSet = [&](const char *name) { return parser.isSet(QString::fromLatin1(name)); };
+    const auto value = [&](const char *name) { return parser.value(QString::fromLatin1(name)); };
+    quality->robots = RobotsMode::Obey; // the command line obeys robots.txt unless told otherwise
+    if (isSet("robots")) {
+        const auto mode = robotsModeFromName(value("robots").trimmed().toLower());
+        if (!mode) {
+            *error =
+                QStringLiteral("--robots must be obey, ignore or report (got \"%1\")").arg(value("robots"));
+            return false;
+        }
+        quality->robots = *mode;
+    }
+    if (isSet("robots-agent")) {
+        const QString token = value("robots-agent").trimmed();
+        // RFC 9309 section 2.2.1: a product token is letters, '_' and '-'.
+        bool valid = !token.isEmpty() && token.size() <= 100;
+        for (const QChar c : token)
+            valid = valid &&
+                    ((c.isLetter() && c.unicode() < 128) || c == QLatin1Char('_') || c == QLatin1Char('-'));
+        if (!valid) {
+            *error =
+                QStringLiteral("--robots-agent must be a product token of letters, '_' and '-' (got \"%1\")")
+                    .arg(value("robots-agent"));
+            return false;
+        }
+        quality->robotsAgent = token.toLatin1();
+    }
+    quality->ignoreCrawlDelay = isSet("ignore-crawl-delay");
+
+    for (const QString &pattern : parser.values(QStringLiteral("include"))) {
+        if (*error = quality->scope.addInclude(pattern); !error->isEmpty())
+            return false;
+    }
+    for (const QString &pattern : parser.values(QStringLiteral("exclude"))) {
+        if (*error = quality->scope.addExclude(pattern); !error->isEmpty())
+            return false;
+    }
+    if (isSet("allow-hosts")) {
+        const QString path = value("allow-hosts");
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            *error = QStringLiteral("--allow-hosts: cannot read %1: %2").arg(path, file.errorString());
+            return false;
+        }
+        // A host list is small; a huge file is a mistake (or /dev/zero), not a list.
+        const QByteArray content = file.read(16 * 1024 * 1024 + 1);
+        if (content.size() > 16 * 1024 * 1024) {
+            *error = QStringLiteral("--allow-hosts: %1 is larger than 16 MiB").arg(path);
+            return false;
+        }
+        const QStringList errors = quality->scope.setAllowedHosts(content, path);
+        if (!errors.isEmpty()) {
+            *error = QStringLiteral("--allow-hosts %1: %2").arg(path, errors.first());
+            return false;
+        }
+        if (quality->scope.allowedHostCount() == 0) {
+            *error =
+                QStringLiteral("--allow-hosts: %1 lists no host (every URL would be excluded)").arg(path);
+            return false;
+        }
+    }
+
+    AcceptanceCriteria &criteria = quality->acceptance;
+    if (isSet("expect-status")) {
+        QString why;
+        const auto ranges = parseStatusList(value("expect-status"), &why);
+        if (!ranges) {
+            *error = QStringLiteral("--expect-status: %1").arg(why);
+            return false;
+        }
+        criteria.statuses = *ranges;
+    }
+    if (isSet("expect-type")) {
+        QString why;
+        const auto types = parseContentTypeList(value("expect-type"), &why);
+        if (!types) {
+            *error = QStringLiteral("--expect-type: %1").arg(why);
+            return false;
+        }
+        criteria.contentTypes = *types;
+    }
+    if (isSet("expect-text")) {
+        criteria.expectedText = value("expect-text");
+        if (criteria.expectedText.isEmpty()) {
+            *error = QStringLiteral("--expect-text must not be empty");
+            return false;
+        }
+    }
+    const auto compile = [&](const char *flag, QRegularExpression::PatternOptions options,
+                             QRegularExpression *into) {
+        const QString pattern = value(flag);
+        QRegularExpression expression(pattern, options);
+        if (pattern.isEmpty() || !expression.isValid()) {
+            *error = QStringLiteral("--%1 \"%2\" is not a valid regular expression: %3")
+                         .arg(QString::fromLatin1(flag), pattern,
+                              pattern.isEmpty() ? QStringLiteral("empty") : expression.errorString());
+            return false;
+        }
+        expression.optimize();
+        *into = expression;
+        return true;
+    };
+    if (isSet("expect-regex") &&
+        !compile("expect-regex", QRegularExpression::UseUnicodePropertiesOption, &criteria.expectedRegex))
+        return false;
+    criteria.expectTitle = isSet("expect-title");
+    if (!readNumber<qint64>(parser, "min-bytes", 0, qint64(1) << 40, &criteria.minBytes, error))
+        return false;
+    if (isSet("soft-404")) {
+        const QString mode = value("soft-404").trimmed().toLower();
+        if (mode == QLatin1String("off"))
+            criteria.soft404 = Soft404Mode::Off;
+        else if (mode == QLatin1String("report"))
+            criteria.soft404 = Soft404Mode::Report;
+        else if (mode == QLatin1String("reject"))
+            criteria.soft404 = Soft404Mode::Reject;
+        else {
+            *error = QStringLiteral("--soft-404 must be off, report or reject (got \"%1\")")
+                         .arg(value("soft-404"));
+            return false;
+        }
+    }
+    if (isSet("soft-404-pattern") &&
+        !compile("soft-404-pattern",
+                 QRegularExpression::CaseInsensitiveOption | QRegularExpression::UseUnicodePropertiesOption,
+                 &criteria.soft404Pattern))
+        return false;
+    return true;
+}
+
 } // namespace
 
 QString versionText() {
@@ -145,8 +296,15 @@ QString commandLineHelp() {
         "\n"
         "Output: CSV (RFC 4180, UTF-8) with columns url, final_url, host, status, outcome, attempts,\n"
         "redirects, bytes, content_type, latency_ms, ttfb_ms, error, started_at, finished_at,\n"
-        "warning.\n"
-        "Outcomes: ok, http_error, timeout, network_error, too_large, invalid_url, cancelled, skipped.\n"
+        "warning, accepted, reject_reason, title.\n"
+        "Outcomes: ok, http_error, timeout, network_error, too_large, invalid_url, cancelled, skipped,\n"
+        "blocked_robots, excluded.\n"
+        "\n"
+        "robots.txt: fetched once per host before its first URL, through the same limits; a disallowed\n"
+        "URL ends as blocked_robots (the error names the rule and its line) without a request. A 5xx or\n"
+        "unreachable robots.txt holds the host's URLs and is fetched again with backoff before they end\n"
+        "as blocked. Acceptance is separate from the outcome: accepted is yes or no (empty when no\n"
+        "response was checked), reject_reason says which check failed; title is the page's HTML title.\n"
         "\n"
         "Circuit breaker: a host whose recent attempts mostly fail trips: it starts nothing (other hosts go\n"
         "on) until one probe request after the cool-down; a good probe resumes it at 1 in flight for a\n"
@@ -355,6 +513,8 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
         }
     }
 
+    if (!parseQualityOptions(parser, &o.quality, &error))
+        return result;
     if (parser.isSet(QStringLiteral("sync"))) {
         const QString sync = parser.value(QStringLiteral("sync")).trimmed().toLower();
         if (sync != QLatin1String("normal") && sync != QLatin1String("full")) {

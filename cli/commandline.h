@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/crawllimits.h"
+#include "model/crawlquality.h"
 #include "model/fetchpolicy.h"
 
 #include <QString>
@@ -30,6 +31,7 @@ struct CommandLineOptions {
     int fetchThreads = 2;
     CrawlLimits limits;
     FetchPolicy policy;
+    CrawlQuality quality; // robots.txt (obeyed by default here), scope and acceptance checks
 };
 
 struct CommandLineParse {

@@ -132,6 +132,7 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
     engine.setFetchThreads(options.fetchThreads);
     engine.setLimits(options.limits);
     engine.setFetchPolicy(options.policy);
+    engine.setCrawlQuality(options.quality);
     engine.setSnapshotIntervalMs(250);
 
     ResultCsvWriter writer(outputs.csv().device());

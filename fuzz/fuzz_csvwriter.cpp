@@ -87,6 +87,10 @@ void checkResultRow(FuzzedDataProvider &input) {
     if (input.ConsumeBool())
         r.finishedAt = QDateTime::fromMSecsSinceEpoch(input.ConsumeIntegralInRange<qint64>(0, kLastMs),
                                                       QTimeZone::utc());
+    // Acceptance columns (issue 13): the title is server text like the error.
+    r.accepted = static_cast<crawl::CrawlResult::Accepted>(input.ConsumeIntegralInRange(0, 2));
+    r.rejectReason = consumeText(input);
+    r.title = consumeText(input);
 
     QByteArray document;
     QBuffer buffer(&document);
@@ -118,6 +122,9 @@ void checkResultRow(FuzzedDataProvider &input) {
     checkTextCell(cell("content_type"), r.contentType, "content_type");
     checkTextCell(cell("error"), redacted(r.error), "error");
     FUZZ_CHECK(cell("warning").isEmpty(), what); // no warning was set
+    checkTextCell(cell("reject_reason"), r.rejectReason, "reject_reason");
+    checkTextCell(cell("title"), r.title, "title");
+    FUZZ_CHECK(cell("accepted") == crawl::acceptedCsvCell(r.accepted), what);
     const auto optionalNumber = [](qint64 v) { return v < 0 ? QByteArray() : QByteArray::number(v); };
     FUZZ_CHECK(cell("status") == (r.status > 0 ? QByteArray::number(r.status) : QByteArray()), what);
     FUZZ_CHECK(cell("outcome") == crawl::outcomeName(r.outcome).toUtf8(), what);

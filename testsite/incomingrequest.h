@@ -1,9 +1,12 @@
 #pragma once
 
 #include "responseprofile.h"
+#include "robotstxt.h"
 #include "siterecorder.h"
 
 #include <QByteArray>
+
+#include <optional>
 
 namespace testsite {
 
@@ -19,6 +22,7 @@ struct IncomingRequest {
     bool failing = false;       // a hit within fail=K
     bool overTolerance = false; // tolerance=K and K were being served when it came up: 503 at once
     ResponseProfile profile;
+    std::optional<RobotsTxt> robots; // GET /robots.txt on a host with a robots profile
     SiteRecorder::Ticket ticket;
     int status = 0; // status sent so far
     quint64 serial = 0;

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "robotstxt.h"
 #include "testsite.h"
 
 #include <QByteArray>
 #include <QHash>
 #include <QString>
+
+#include <optional>
 
 namespace testsite {
 
@@ -14,6 +17,7 @@ struct ObservedHost {
     HostRecord record;
     QHash<QByteArray, int> failHits; // target -> hits since the last reset, for fail=K
     int toleranceServing = 0;        // tolerance=K requests being served now (not reset: they are real)
+    std::optional<RobotsTxt> robots; // what /robots.txt answers (none: served like any other path)
 };
 
 } // namespace testsite

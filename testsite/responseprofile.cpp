@@ -96,6 +96,11 @@ ResponseProfile ResponseProfile::fromQuery(const QByteArray &query) {
             p.headerCount = int(qMin<qint64>(toNumber(value, 0), kMaxHeaderCount));
         } else if (key == "headerbytes") {
             p.headerBytes = qBound<qint64>(0, parseByteSize(value), kMaxHeaderBytes);
+        } else if (key == "soft404") {
+            p.soft404 = value != "0";
+        } else if (key == "title") {
+            p.title = value;
+            p.hasTitle = true;
         } else if (key == "chunked") {
             if (value == "bad")
                 p.framing = ResponseBody::Framing::BadChunkSize;

@@ -186,6 +186,13 @@ void SiteConnection::parseHead(const QByteArray &head, qint64 startNs) {
         !r.errorStatus && m_recorder->controlEndpoints() && (r.path == "/__records" || r.path == "/__reset");
     if (!r.errorStatus && !r.control)
         r.profile = ResponseProfile::fromQuery(r.query);
+    if (!r.errorStatus && !r.control && r.path == "/robots.txt") {
+        r.robots = m_recorder->robots(m_host);
+        if (r.robots && r.robots->failFirst > 0) { // counted per host like fail=K
+            r.profile.fail = r.robots->failFirst;
+            r.profile.failStatus = r.robots->failStatus;
+        }
+    }
     if (!r.control) {
         RequestRecord rec;
         rec.target = QString::fromLatin1(r.target);
@@ -239,6 +246,10 @@ QByteArray SiteConnection::defaultPage(const IncomingRequest &r, int status) con
     const QByteArray t = htmlEscape(r.target);
     QByteArray title =
         status == 200 ? "Crawlscope test page " + t : QByteArray::number(status) + ' ' + reasonPhrase(status);
+    if (r.profile.soft404)
+        title = "Page not found"; // the error template some sites serve with a 200
+    else if (r.profile.hasTitle)
+        title = htmlEscape(r.profile.title);
     return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + title +
            "</title></head>\n<body><h1>" + title + "</h1><p>" + t + " served by " + m_host->name.toLatin1() +
            "</p></body></html>\n";
@@ -333,6 +344,10 @@ void SiteConnection::respond() {
         simpleResponse(r, 503, retryAfter(p), defaultPage(r, 503), kHtml, r.keepAlive);
         return;
     }
+    if (r.robots) {
+        respondRobots(r);
+        return;
+    }
     if (p.loop || p.redirect > 0 || p.hasTo || p.nolocation) {
         respondRedirect(r);
         return;
@@ -360,6 +375,18 @@ void SiteConnection::respondControl(IncomingRequest &r) {
         body = m_recorder->json(only, includeRequests, includeHeaders);
     }
     simpleResponse(r, 200, {}, body, "application/json", r.keepAlive);
+}
+
+// The host's robots profile (RobotsTxt): its text, its status, or a redirect.
+void SiteConnection::respondRobots(IncomingRequest &r) {
+    const RobotsTxt &robots = *r.robots;
+    if (robots.kind == RobotsTxt::Kind::Redirect) {
+        const QByteArray location =
+            robots.location.startsWith('/') ? baseUrl() + robots.location : robots.location;
+        simpleResponse(r, 301, {"Location: " + location}, defaultPage(r, 301), kHtml, r.keepAlive);
+        return;
+    }
+    simpleResponse(r, robots.status, {}, robots.body, "text/plain; charset=utf-8", r.keepAlive);
 }
 
 void SiteConnection::respondMalformed() {

@@ -42,6 +42,7 @@ private:
     void respondFailing(IncomingRequest &r);
     void respondRedirect(IncomingRequest &r);
     void respondNormal(IncomingRequest &r);
+    void respondRobots(IncomingRequest &r);
     void respondReset(IncomingRequest &r, int status, QList<QByteArray> extra, const QByteArray &page,
                       qint64 bodySize);
     void respondLie(IncomingRequest &r, int status, QList<QByteArray> extra, const QByteArray &page,

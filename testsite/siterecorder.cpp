@@ -41,6 +41,20 @@ SiteRecorder::Ticket SiteRecorder::begin(ObservedHost *host, const QByteArray &t
     return t;
 }
 
+bool SiteRecorder::setRobots(const QString &host, const RobotsTxt &robots) {
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_hosts.find(host);
+    if (it == m_hosts.end())
+        return false;
+    it->second->robots = robots;
+    return true;
+}
+
+std::optional<RobotsTxt> SiteRecorder::robots(const ObservedHost *host) const {
+    QMutexLocker lock(&m_mutex);
+    return host->robots;
+}
+
 void SiteRecorder::setStatus(const Ticket &ticket, int status) {
     if (!ticket.counted)
         return;

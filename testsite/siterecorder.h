@@ -39,6 +39,10 @@ public:
     void connectionOpened(ObservedHost *host);
     void connectionClosed(ObservedHost *host);
 
+    // The host's /robots.txt (TestSite::setRobotsTxt); a copy, read when a request for it arrives.
+    bool setRobots(const QString &host, const RobotsTxt &robots);
+    std::optional<RobotsTxt> robots(const ObservedHost *host) const;
+
     void reset();
     QByteArray json(const QString &only, bool includeRequests, bool includeHeaders) const;
     QStringList hostNames() const;

@@ -103,6 +103,10 @@ QByteArray TestSite::urlList(const QString &host, int count, const QString &targ
     return list;
 }
 
+bool TestSite::setRobotsTxt(const QString &host, const RobotsTxt &robots) {
+    return d->recorder.setRobots(host, robots);
+}
+
 HostRecord TestSite::hostRecord(const QString &host) const {
     return d->recorder.hostRecord(host);
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "robotstxt.h"
+
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
@@ -63,6 +65,9 @@ struct HostRecord {
 //   loop=1               302 to itself forever
 //   to=URL               302 (or `status` if 3xx) to URL (percent-encoded): other hosts, other schemes
 //   nolocation=1         a 3xx without a Location header
+//   soft404=1            a soft 404: the normal status (200) with an error template whose title and <h1> say
+//                        "Page not found"
+//   title=TEXT           the default page's <title> and <h1> are TEXT (HTML-escaped; empty: an empty title)
 // Hostile bodies and heads (for the engine's hardening tests):
 //   gzip=N | deflate=N   Content-Encoding gzip (RFC 1952) or deflate (zlib format) body that decodes to N
 //                        zero bytes; N takes a k/m/g suffix (KiB/MiB/GiB, any case, up to 64G): gzip=20M,
@@ -128,6 +133,10 @@ public:
     // list, and as the text of a URL list file (one a line).
     QStringList urls(const QString &host, int count, const QString &targetPattern) const;
     QByteArray urlList(const QString &host, int count, const QString &targetPattern) const;
+
+    // Robots profile: what `host` answers for GET /robots.txt from now on (see RobotsTxt). Thread-safe;
+    // false for an unknown host.
+    bool setRobotsTxt(const QString &host, const RobotsTxt &robots);
 
     // Server-observed facts, thread-safe.
     HostRecord hostRecord(const QString &host) const;

@@ -45,6 +45,7 @@ void registerCrawlMetaTypes() {
     qRegisterMetaType<CrawlLimits>();
     qRegisterMetaType<InputSource>();
     qRegisterMetaType<BreakerEvent>();
+    qRegisterMetaType<CrawlQuality>();
 }
 
 class CrawlEnginePrivate {
@@ -65,6 +66,7 @@ public:
     CrawlEngine *q;
     CrawlLimits limits;
     FetchPolicy policy;
+    CrawlQuality quality;
     int fetchThreads = 2;
     int snapshotMs = 250;
     int workerNice = 0;
@@ -87,6 +89,8 @@ public:
     // Tallies from the results themselves: the only place that sees every URL's end.
     qint64 done = 0;
     std::array<qint64, kOutcomeCount> byOutcome{};
+    qint64 accepted = 0;
+    qint64 rejected = 0;
 
     // Rates between snapshots.
     qint64 lastSnapshotNs = 0;
@@ -177,6 +181,15 @@ FetchPolicy CrawlEngine::fetchPolicy() const {
     return d->policy;
 }
 
+void CrawlEngine::setCrawlQuality(const CrawlQuality &quality) {
+    d->quality = quality;
+    d->applyConfig();
+}
+
+CrawlQuality CrawlEngine::crawlQuality() const {
+    return d->quality;
+}
+
 void CrawlEnginePrivate::applyConfig() {
     if (!context)
         return;
@@ -184,6 +197,7 @@ void CrawlEnginePrivate::applyConfig() {
         QWriteLocker lock(&context->configLock);
         context->limits = limits.withCanonicalHostKeys();
         context->policy = policy;
+        context->quality = quality;
     }
     context->budget.setGlobalLimit(limits.globalInFlight);
     context->budget.setMaxRate(limits.maxRatePerSec);
@@ -302,6 +316,7 @@ bool CrawlEngine::start(const InputSource &input, const CrawlJournal &journal, Q
     d->stopRequested = false;
     d->done = 0;
     d->byOutcome.fill(0);
+    d->accepted = d->rejected = 0;
     d->doneAtLastSnapshot = d->failedAtLastSnapshot = d->startedAtLastSnapshot = 0;
     d->smoothedThroughput = 0;
     d->lastSnapshotNs = steadyNowNs();
@@ -421,6 +436,9 @@ CrawlState CrawlEngine::state() const {
 void CrawlEnginePrivate::tally(const CrawlResult &result, int sign) {
     done += sign;
     byOutcome[size_t(result.outcome)] += sign;
+    const bool isAccepted = result.accepted == CrawlResult::Accepted::Yes;
+    accepted += isAccepted ? sign : 0;
+    rejected += result.accepted == CrawlResult::Accepted::No ? sign : 0;
     if (sign > 0 || result.host.isEmpty() || !frontier)
         return;
     // A retried row leaves the host's tallies (its new outcome is counted when it commits).
@@ -429,6 +447,7 @@ void CrawlEnginePrivate::tally(const CrawlResult &result, int sign) {
     if (it != frontier->tallies.end()) {
         --it->done;
         --(result.outcome == Outcome::Ok ? it->ok : it->failed);
+        it->accepted -= isAccepted ? 1 : 0;
     }
 }
 
@@ -489,6 +508,8 @@ CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
     s.done = done;
     s.byOutcome = byOutcome;
     s.ok = byOutcome[size_t(Outcome::Ok)];
+    s.accepted = accepted;
+    s.rejected = rejected;
     s.failed = done - s.ok;
     s.invalid = frontier ? frontier->invalid.load() : 0;
     s.duplicates = frontier ? frontier->duplicates.load() : 0;
@@ -531,6 +552,7 @@ CrawlSnapshot CrawlEnginePrivate::buildSnapshot() {
                 host.done = it->done;
                 host.ok = it->ok;
                 host.failed = it->failed;
+                host.accepted = it->accepted;
             }
         }
     }

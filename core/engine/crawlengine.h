@@ -4,6 +4,7 @@
 #include "input/inputsource.h"
 #include "model/breakerevent.h"
 #include "model/crawllimits.h"
+#include "model/crawlquality.h"
 #include "model/crawlresult.h"
 #include "model/crawlsnapshot.h"
 #include "model/fetchpolicy.h"
@@ -34,6 +35,9 @@ public:
     CrawlLimits limits() const;
     void setFetchPolicy(const FetchPolicy &policy); // applies to attempts that start afterwards
     FetchPolicy fetchPolicy() const;
+    // robots.txt, scope and acceptance checks (issue 13); applies to URLs that start afterwards.
+    void setCrawlQuality(const CrawlQuality &quality);
+    CrawlQuality crawlQuality() const;
 
     // Before start(): threads that fetch (default: 2, at least 1). Hosts are spread over them.
     void setFetchThreads(int count);

@@ -5,6 +5,7 @@
 #include "engine/sharedbudget.h"
 #include "model/breakerevent.h"
 #include "model/crawllimits.h"
+#include "model/crawlquality.h"
 #include "model/crawlresult.h"
 #include "model/crawlsnapshot.h"
 #include "model/fetchpolicy.h"
@@ -59,6 +60,7 @@ struct EngineContext {
     mutable QReadWriteLock configLock;
     CrawlLimits limits;
     FetchPolicy policy;
+    CrawlQuality quality;
     std::atomic<quint64> configVersion{1};
 
     // Finished results waiting for the frontier to commit them (shards push, the frontier takes), and

@@ -1,8 +1,10 @@
 #include "engine/fetchshard.h"
 
+#include "engine/bodyprefix.h"
 #include "input/urlnormalizer.h"
 #include "model/cancelreason.h"
 #include "policy/redirectsafety.h"
+#include "policy/resultacceptance.h"
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -233,6 +235,11 @@ void FetchShard::drainInbox() {
 }
 
 void FetchShard::placeLocal(Job job, bool front, qint64 nowNs) {
+    // A URL entering the crawl (not a hop, a retry or a robots fetch): is it in scope at all?
+    if (job.firstStartNs == 0 && !job.continuingRedirect && !job.robotsFetch &&
+        endIfOutOfScope(job, NormalizedUrl{job.currentUrl, job.inputUrl, job.inputHost, {}}, 0, nullptr,
+                        nowNs))
+        return;
     Host *host = hostFor(job.currentHost);
     if (host->skipped) {
         cancelJob(job, skippedHostText(host->key));
@@ -270,7 +277,9 @@ void FetchShard::refreshConfig() {
         QReadLocker lock(&m_context->configLock);
         m_limits = m_context->limits;
         m_policy = m_context->policy;
+        m_quality = m_context->quality;
     }
+    m_robots.configure(m_quality);
     m_configVersion = version;
     m_rateWakeNs = 0; // a changed rate cap applies now, not after the old spacing
     buildRequestTemplates();
@@ -374,7 +383,7 @@ void FetchShard::scheduleHostWake(Host *host, qint64 atNs) {
 }
 
 qint64 FetchShard::hostBlockedUntil(const Host *host) const {
-    return host->blockedUntil(host->effectiveIntervalMs(m_limits), kPacingMarginNs);
+    return host->blockedUntil(intervalMsFor(host), kPacingMarginNs);
 }
 
 void FetchShard::pump() {
@@ -382,10 +391,10 @@ void FetchShard::pump() {
         m_publishTimer.start(); // first run on this thread
         lowerThreadPriority(m_context->workerNice);
     }
+    refreshConfig(); // before new jobs are placed: their scope check needs this crawl's rules
     drainInbox();
     if (m_stopped)
         return;
-    refreshConfig();
 
     qint64 now = steadyNowNs();
     while (!m_delayed.empty() && m_delayed.begin()->first <= now) {
@@ -430,6 +439,25 @@ void FetchShard::pump() {
                 host->inRunnable = false;
                 continue;
             }
+            // robots.txt: known before the origin's first request, which never reaches a disallowed path.
+            RobotsGate::Action robots = RobotsGate::Action::Start;
+            if (m_robots.active() && !host->queue.front().robotsFetch) {
+                const RobotsGate::Decision gate = m_robots.admit(host->queue.front(), now);
+                robots = gate.action;
+                if (robots == RobotsGate::Action::Hold) { // the fetch's end (or its retry time) wakes it
+                    m_runnable.pop_front();
+                    host->inRunnable = false;
+                    if (gate.wakeAtNs > 0)
+                        scheduleHostWake(host, gate.wakeAtNs);
+                    continue;
+                }
+                if (robots == RobotsGate::Action::Block) {
+                    Job job = std::move(host->queue.front());
+                    host->queue.pop_front();
+                    endUnstarted(job, Outcome::BlockedRobots, gate.reason);
+                    continue;
+                }
+            }
             const bool probe = !host->breaker.allowsStarts();
             if (probe && !breakerLetsStart(host, now)) {
                 m_runnable.pop_front();
@@ -458,8 +486,13 @@ void FetchShard::pump() {
             }
             m_runnable.pop_front();
             host->inRunnable = false;
-            Job job = std::move(host->queue.front());
-            host->queue.pop_front();
+            Job job;
+            if (robots == RobotsGate::Action::FetchRobots) {
+                job = m_robots.robotsJob(host->queue.front(), now); // the URL waits for the answer
+            } else {
+                job = std::move(host->queue.front());
+                host->queue.pop_front();
+            }
             if (probe)
                 host->breaker.startProbe();
             startRequest(host, std::move(job), probe);
@@ -586,7 +619,8 @@ void FetchShard::startRequest(Host *host, Job job, bool probe) {
         }
         if (!job.redoAttempt) {
             ++job.attempts;
-            m_context->pushStartedAttempt(job.id);
+            if (!job.robotsFetch)
+                m_context->pushStartedAttempt(job.id);
         }
         job.redoAttempt = false;
         job.redirects = 0;
@@ -613,7 +647,7 @@ void FetchShard::startRequest(Host *host, Job job, bool probe) {
         1.0 + (jitter > 0 ? std::uniform_real_distribution<double>(0.0, jitter)(m_random) : 0.0);
 
     QNetworkReply *reply = nam->get(request);
-    if (host->effectiveIntervalMs(m_limits) > 0)
+    if (intervalMsFor(host) > 0)
         host->awaitingSent = reply;
     InFlight flight;
     flight.job = std::move(job);
@@ -678,6 +712,7 @@ void FetchShard::onMetaData(QNetworkReply *reply) {
         return;
     flight->headersComplete = true;
     flight->contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
+    flight->keepBytes = bodyBytesToKeep(m_quality.acceptance, flight->job.robotsFetch, flight->contentType);
     const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
     if (length.isValid() && length.toLongLong() > m_policy.maxBodyBytes)
         abortInFlight(reply, AbortReason::TooLarge);
@@ -687,8 +722,8 @@ void FetchShard::onReadyRead(QNetworkReply *reply) {
     InFlight *flight = responding(reply);
     if (!flight)
         return;
-    // The body is counted and dropped: the engine reports on it, it does not keep it.
-    flight->bytes += reply->skip(reply->bytesAvailable());
+    // The body is counted and dropped but for its first keepBytes (acceptance checks, title, robots.txt).
+    flight->bytes += consumeBody(reply, flight->bodyPrefix, flight->keepBytes);
     if (flight->bytes > m_policy.maxBodyBytes)
         abortInFlight(reply, AbortReason::TooLarge);
 }
@@ -738,7 +773,7 @@ void FetchShard::onFinished(QNetworkReply *reply) {
         --host->inFlight;
     m_context->budget.release();
     if (flight.abortReason == AbortReason::None && reply->isOpen())
-        flight.bytes += reply->skip(reply->bytesAvailable());
+        flight.bytes += consumeBody(reply, flight.bodyPrefix, flight.keepBytes);
 
     handleResponse(flight, reply, now);
     markRunnable(host);
@@ -815,6 +850,18 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
             host->backoffUntilEpochMs = QDateTime::currentMSecsSinceEpoch() + decision.pauseHostMs;
         }
     }
+    if (job.robotsFetch && !decision.attemptNotMade) {
+        // robots.txt: its own redirect limit, and no URL retries (decideRobotsFetch says what a failure
+        // means).
+        const bool redirect = decision.action == ResponseDecision::Action::FollowRedirect;
+        if (redirect && job.redirects < m_quality.robotsMaxRedirects) {
+            followRedirect(job, decision.redirectTo);
+            return;
+        }
+        const bool tooManyRedirects = redirect || (facts.status >= 300 && facts.status <= 399);
+        endRobotsJob(job, facts.status, tooManyRedirects, flight.bodyPrefix);
+        return;
+    }
     switch (decision.action) {
     case ResponseDecision::Action::Finish:
         finish(job, decision.outcome, facts.status, decision.error, &flight, nowNs);
@@ -822,6 +869,11 @@ void FetchShard::handleResponse(InFlight &flight, QNetworkReply *reply, qint64 n
     case ResponseDecision::Action::FollowRedirect:
         if (!decision.warning.isEmpty())
             job.warning = decision.warning;
+        // A redirect out of the crawl's scope is not followed.
+        if (m_quality.scope.restrictsAnything() &&
+            endIfOutOfScope(job, normalizeUrl(decision.redirectTo.toString(QUrl::FullyEncoded)), facts.status,
+                            &flight, nowNs))
+            return;
         followRedirect(job, decision.redirectTo);
         return;
     case ResponseDecision::Action::Retry:
@@ -866,6 +918,10 @@ void FetchShard::retryLater(Job &job, Host *host, qint64 nowNs, qint64 waitMs) {
 
 void FetchShard::finish(Job &job, Outcome outcome, int status, const QString &error, const InFlight *last,
                         qint64 nowNs) {
+    if (job.robotsFetch) { // a robots.txt fetch that ended without an answer (cancelled, host skipped)
+        endRobotsJob(job, last ? status : 0, false, last ? last->bodyPrefix : QByteArray());
+        return;
+    }
     CrawlResult result;
     result.id = job.id;
     result.lineNumber = job.lineNumber;
@@ -890,6 +946,12 @@ void FetchShard::finish(Job &job, Outcome outcome, int status, const QString &er
     result.finishedAt = QDateTime::currentDateTimeUtc();
     result.redirectChain = std::move(job.chain);
     result.warning = std::move(job.warning);
+    if (!job.robotsNote.isEmpty()) {
+        const QString note = QStringLiteral("robots.txt would block it: ") + job.robotsNote;
+        result.warning = result.warning.isEmpty() ? note : result.warning + QStringLiteral("; ") + note;
+    }
+    if (last)
+        applyAcceptance(result, m_quality.acceptance, last->bodyPrefix);
     m_context->pushResult(std::move(result));
 }
 
@@ -912,6 +974,14 @@ void FetchShard::publishStats() {
     stats.hosts.reserve(qsizetype(m_hostOrder.size()));
     for (Host *host : m_hostOrder) {
         HostSnapshot h = host->snapshot(m_limits, now, epochNow, seconds, kPacingMarginNs);
+        if (m_robots.active()) {
+            h.robotsStatus = m_robots.statusText(host->key);
+            if (const int delayMs = m_robots.crawlDelayMs(host->key); delayMs > h.effectiveIntervalMs) {
+                h.effectiveIntervalMs = delayMs;
+                h.intervalReason =
+                    QStringLiteral("Crawl-delay %1 s (robots.txt)").arg(double(delayMs) / 1000.0);
+            }
+        }
         stats.queued += h.queued;
         stats.inFlight += host->inFlight;
         stats.hosts.append(std::move(h));
@@ -929,6 +999,54 @@ void FetchShard::publishStats() {
     stats.recent.merge(m_recent);
     m_recent.clear();
     slot = std::move(stats);
+}
+
+// --- Issue 13: robots.txt, scope and acceptance -----------------------------------------------------
+
+int FetchShard::intervalMsFor(const Host *host) const {
+    const int interval = host->effectiveIntervalMs(m_limits);
+    return std::max(interval, m_robots.crawlDelayMs(host->key)); // Crawl-delay: at least that far apart
+}
+
+bool FetchShard::endIfOutOfScope(Job &job, const NormalizedUrl &url, int status, const InFlight *last,
+                                 qint64 nowNs) {
+    if (!m_quality.scope.restrictsAnything())
+        return false;
+    const ScopeDecision decision = url.ok() ? m_quality.scope.check(url) : ScopeDecision{};
+    if (decision.inScope)
+        return false;
+    if (!last) {
+        endUnstarted(job, Outcome::Excluded, QStringLiteral("out of scope: ") + decision.rule);
+        return true;
+    }
+    const QString target = url.text;
+    finish(job, Outcome::Excluded, status,
+           QStringLiteral("redirect to %1 not followed: %2").arg(target, decision.rule), last, nowNs);
+    return true;
+}
+
+void FetchShard::endRobotsJob(Job &job, int status, bool tooManyRedirects, const QByteArray &body) {
+    RobotsFetchOutcome outcome;
+    outcome.hostKey = job.inputHost;
+    outcome.https = job.inputUrl.startsWith(QLatin1String("https:"));
+    outcome.status = status;
+    outcome.tooManyRedirects = tooManyRedirects;
+    outcome.body = body;
+    // Always by a queued call, also to this shard: a robots fetch can end while the shard iterates its
+    // hosts (a stop cancels everything), and the answer may create a host.
+    m_context->shards[size_t(m_context->shardFor(outcome.hostKey))]->deliverRobots(std::move(outcome));
+}
+
+void FetchShard::deliverRobots(RobotsFetchOutcome outcome) {
+    QMetaObject::invokeMethod(
+        this, [this, outcome = std::move(outcome)] { onRobotsFetched(outcome); }, Qt::QueuedConnection);
+}
+
+void FetchShard::onRobotsFetched(const RobotsFetchOutcome &outcome) {
+    Host *host = hostFor(m_robots.onFetched(outcome, steadyNowNs()));
+    // Its URLs were held: they start now, wait for the retry, or end as blocked (pump decides).
+    markRunnable(host);
+    wake();
 }
 
 } // namespace crawl

@@ -4,6 +4,8 @@
 #include "engine/hostqueue.h"
 #include "engine/job.h"
 #include "engine/networklanes.h"
+#include "engine/robotsgate.h"
+#include "model/crawlquality.h"
 #include "policy/responsedecision.h"
 #include "stats/latencyhistogram.h"
 
@@ -51,6 +53,8 @@ public:
     void quiesce();
     // Publishes statistics now and returns once they are in the context (the final snapshot needs them).
     void publishAndWait();
+    // A /robots.txt fetch of one of this shard's origins ended (possibly on another shard, after a redirect).
+    void deliverRobots(RobotsFetchOutcome outcome);
 
 private:
     using Host = HostQueue;
@@ -67,6 +71,8 @@ private:
         QString contentType;
         bool headersComplete = false; // metaDataChanged arrived
         bool probe = false;           // the one request a tripped host's breaker let through
+        QByteArray bodyPrefix;        // the first keepBytes of the decoded body (acceptance, robots.txt)
+        qsizetype keepBytes = 0;
         AbortReason abortReason = AbortReason::None;
     };
 
@@ -119,6 +125,11 @@ private:
 
     static constexpr size_t kKeepIdleHosts = 512;              // below this many hosts nothing is evicted
     static constexpr qint64 kEvictAfterIdleNs = 2'000'000'000; // idle this long past its pacing gap
+    // Issue 13 (robots.txt, scope, acceptance), kept apart from the scheduling above.
+    int intervalMsFor(const Host *host) const; // the host's interval, raised to its Crawl-delay
+    bool endIfOutOfScope(Job &job, const NormalizedUrl &url, int status, const InFlight *last, qint64 nowNs);
+    void endRobotsJob(Job &job, int status, bool tooManyRedirects, const QByteArray &body);
+    void onRobotsFetched(const RobotsFetchOutcome &outcome);
 
     const int m_index;
     EngineContext *const m_context;
@@ -132,7 +143,9 @@ private:
     quint64 m_configVersion = 0;
     CrawlLimits m_limits;
     FetchPolicy m_policy;
-    QNetworkRequest m_request;                   // every request starts as a copy of this
+    CrawlQuality m_quality;
+    RobotsGate m_robots;       // robots.txt per origin of this shard's hosts (outlives HostQueue objects)
+    QNetworkRequest m_request; // every request starts as a copy of this
     QNetworkRequest m_requestWithoutCredentials; // ... or this, on a hop to another origin
 
     std::unordered_map<QString, std::unique_ptr<Host>> m_hosts;

@@ -27,7 +27,9 @@ struct Job {
     qint64 enqueuedNs = 0;           // when it first entered a queue (for "oldest queued" ages)
     qint64 firstStartNs = 0;         // steady clock, first request of the first attempt
     qint64 firstStartEpochMs = 0;
-    int lastStatus = 0; // of the last response (reported if the URL is cancelled while it waits)
+    int lastStatus = 0;       // of the last response (reported if the URL is cancelled while it waits)
+    bool robotsFetch = false; // the /robots.txt request of inputHost's origin (RobotsGate), not an input URL
+    QString robotsNote;       // --robots report: the rule that would have blocked a request of this URL
 
     // A URL entering the engine (read from the list, or queued again by a retry).
     static Job fromInput(quint64 id, qint64 lineNumber, const NormalizedUrl &url, qint64 enqueuedNs) {

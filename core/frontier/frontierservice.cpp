@@ -277,6 +277,7 @@ void FrontierService::commitResults(qint64 now) {
             HostTally &tally = tallies[result.host];
             ++tally.done;
             ++(result.outcome == Outcome::Ok ? tally.ok : tally.failed);
+            tally.accepted += result.accepted == CrawlResult::Accepted::Yes ? 1 : 0;
         }
     }
     acknowledge(std::move(finished));

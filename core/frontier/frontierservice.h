@@ -22,6 +22,7 @@ struct HostTally {
     qint64 done = 0;
     qint64 ok = 0;
     qint64 failed = 0;
+    qint64 accepted = 0; // passed the acceptance checks
 };
 
 // The frontier: the one place that decides which URLs the fetch shards get, and the one place where an

@@ -29,6 +29,11 @@ struct CrawlResult {
     QDateTime finishedAt;      // when the outcome was decided (UTC)
     QStringList redirectChain; // every hop's URL in the last attempt, first to last (for details views)
     QString warning;           // something the user should know even when ok (e.g. a private redirect)
+    // Acceptance (separate from the outcome: a 200 can be rejected). Unknown when no response was checked.
+    enum class Accepted : quint8 { Unknown, Yes, No };
+    Accepted accepted = Accepted::Unknown;
+    QString rejectReason; // the failed checks, human-readable; also a soft 404 reported but not rejected
+    QString title; // the HTML title of the last response, trimmed (server text: formula-safe on output)
 };
 
 } // namespace crawl

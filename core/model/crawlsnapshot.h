@@ -51,6 +51,9 @@ struct HostSnapshot {
     int effectiveMaxInFlight = 0; // the limit in force now: adaptive pace, 1 while recovering from a trip
     int effectiveIntervalMs = 0;  // the interval in force now (adaptive pace may stretch it)
     QString paceReason;           // --adaptive: why the effective limits last moved ("down on 503")
+    qint64 accepted = 0;          // URLs of this host whose last response passed the acceptance checks
+    QString robotsStatus;         // "robots.txt: 3 rules, Crawl-delay 2 s", "fetching robots.txt", ...
+    QString intervalReason; // why effectiveIntervalMs is above the user's: "Crawl-delay 2 s (robots.txt)"
 };
 
 enum class CrawlState : quint8 { Idle, Running, Paused, Stopping, Finished };
@@ -76,6 +79,8 @@ struct CrawlSnapshot {
     qint64 retries = 0;
     qint64 status429 = 0;
     qint64 rawResponses = 0; // every HTTP response received, retries and redirect hops included
+    qint64 accepted = 0;     // results whose response passed the acceptance checks (raw vs accepted)
+    qint64 rejected = 0;     // results whose response failed them (no response: neither)
     std::array<qint64, kOutcomeCount> byOutcome{};
     qint64 breakerTrips = 0; // circuit breaker events over every host (see HostSnapshot)
     qint64 breakerRecoveries = 0;

@@ -6,7 +6,8 @@ namespace crawl {
 
 namespace {
 constexpr std::array<const char *, kOutcomeCount> kNames = {
-    "ok", "http_error", "timeout", "network_error", "too_large", "invalid_url", "cancelled", "skipped",
+    "ok",          "http_error", "timeout", "network_error",  "too_large",
+    "invalid_url", "cancelled",  "skipped", "blocked_robots", "excluded",
 };
 } // namespace
 

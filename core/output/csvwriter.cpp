@@ -34,12 +34,25 @@ QString isoUtcMs(const QDateTime &time) {
     return time.toUTC().toString(Qt::ISODateWithMs);
 }
 
+QByteArray acceptedCsvCell(CrawlResult::Accepted accepted) {
+    switch (accepted) {
+    case CrawlResult::Accepted::Yes:
+        return QByteArrayLiteral("yes");
+    case CrawlResult::Accepted::No:
+        return QByteArrayLiteral("no");
+    case CrawlResult::Accepted::Unknown:
+        break;
+    }
+    return {};
+}
+
 QStringList resultCsvColumns() {
-    return {QStringLiteral("url"),        QStringLiteral("final_url"),   QStringLiteral("host"),
-            QStringLiteral("status"),     QStringLiteral("outcome"),     QStringLiteral("attempts"),
-            QStringLiteral("redirects"),  QStringLiteral("bytes"),       QStringLiteral("content_type"),
-            QStringLiteral("latency_ms"), QStringLiteral("ttfb_ms"),     QStringLiteral("error"),
-            QStringLiteral("started_at"), QStringLiteral("finished_at"), QStringLiteral("warning")};
+    return {QStringLiteral("url"),        QStringLiteral("final_url"),     QStringLiteral("host"),
+            QStringLiteral("status"),     QStringLiteral("outcome"),       QStringLiteral("attempts"),
+            QStringLiteral("redirects"),  QStringLiteral("bytes"),         QStringLiteral("content_type"),
+            QStringLiteral("latency_ms"), QStringLiteral("ttfb_ms"),       QStringLiteral("error"),
+            QStringLiteral("started_at"), QStringLiteral("finished_at"),   QStringLiteral("warning"),
+            QStringLiteral("accepted"),   QStringLiteral("reject_reason"), QStringLiteral("title")};
 }
 
 QByteArray resultCsvHeader() {
@@ -65,7 +78,10 @@ QByteArray resultCsvRow(const CrawlResult &r) {
     row += csvField(redactUrlPasswords(r.error)) + ',';
     row += isoUtcMs(r.startedAt).toLatin1() + ',';
     row += isoUtcMs(r.finishedAt).toLatin1() + ',';
-    row += csvField(r.warning);
+    row += csvField(r.warning) + ',';
+    row += acceptedCsvCell(r.accepted) + ',';
+    row += csvField(r.rejectReason) + ',';
+    row += csvField(r.title); // server text: neutralized like every other cell
     row += "\r\n";
     return row;
 }

@@ -16,11 +16,13 @@ QByteArray csvField(const QString &text);
 QByteArray csvFieldNumber(qint64 value); // numbers are never neutralized (negative numbers stay numbers)
 
 // The result CSV: header `url,final_url,host,status,outcome,attempts,redirects,bytes,content_type,
-// latency_ms,ttfb_ms,error,started_at,finished_at,warning`, then one row per result.
+// latency_ms,ttfb_ms,error,started_at,finished_at,warning,accepted,reject_reason,title`, then one row per
+// result.
 QStringList resultCsvColumns();
 QByteArray resultCsvHeader();
-QByteArray resultCsvRow(const CrawlResult &result); // URL passwords redacted (urlredaction.h)
-QString isoUtcMs(const QDateTime &time);            // "2026-11-29T08:31:05.123Z", empty when invalid
+QByteArray acceptedCsvCell(CrawlResult::Accepted accepted); // "yes", "no", or empty when nothing was checked
+QByteArray resultCsvRow(const CrawlResult &result);         // URL passwords redacted (urlredaction.h)
+QString isoUtcMs(const QDateTime &time);                    // "2026-11-29T08:31:05.123Z", empty when invalid
 
 // Appends result rows to a device; reports the first write failure (e.g. disk full) with its reason.
 class ResultCsvWriter {

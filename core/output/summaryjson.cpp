@@ -30,6 +30,9 @@ QJsonObject summaryToJson(const CrawlSummary &summary) {
             {QStringLiteral("breaker_recoveries"), double(h.breakerRecoveries)},
             {QStringLiteral("effective_max_in_flight"), h.effectiveMaxInFlight},
             {QStringLiteral("effective_interval_ms"), h.effectiveIntervalMs},
+            {QStringLiteral("accepted"), double(h.accepted)},
+            {QStringLiteral("robots"), h.robotsStatus},
+            {QStringLiteral("interval_reason"), h.intervalReason},
         });
     }
     const double seconds = double(s.elapsedMs) / 1000.0;
@@ -46,6 +49,11 @@ QJsonObject summaryToJson(const CrawlSummary &summary) {
         {QStringLiteral("retries"), double(s.retries)},
         {QStringLiteral("status_429"), double(s.status429)},
         {QStringLiteral("responses"), double(s.rawResponses)},
+        // Raw vs accepted: a 200 is not a success until the acceptance checks pass.
+        {QStringLiteral("accepted"), double(s.accepted)},
+        {QStringLiteral("rejected"), double(s.rejected)},
+        {QStringLiteral("yield"), s.ok > 0 ? double(s.accepted) / double(s.ok) : 0.0},
+        {QStringLiteral("accepted_per_sec"), seconds > 0 ? double(s.accepted) / seconds : 0.0},
         {QStringLiteral("results_per_sec"), seconds > 0 ? double(s.done) / seconds : 0.0},
         {QStringLiteral("p50_ms"), s.p50Ms},
         {QStringLiteral("p95_ms"), s.p95Ms},

@@ -47,7 +47,7 @@ QRegularExpression AcceptanceCriteria::defaultSoft404Pattern() {
     return pattern;
 }
 
-AcceptanceVerdict checkAcceptance(const AcceptanceCriteria &criteria, const ResponseFacts &response) {
+AcceptanceVerdict checkAcceptance(const AcceptanceCriteria &criteria, const AcceptanceFacts &response) {
     AcceptanceVerdict verdict;
     if (response.status <= 0)
         return verdict;

@@ -43,7 +43,7 @@ struct AcceptanceCriteria {
 };
 
 // What the checks look at; `bodyPrefix` is at most criteria.bodyPrefixBytes of the decoded body.
-struct ResponseFacts {
+struct AcceptanceFacts {
     int status = 0; // 0: no HTTP response
     QByteArray contentType;
     QByteArray bodyPrefix;
@@ -59,7 +59,7 @@ struct AcceptanceVerdict {
     QString soft404Evidence; // e.g. `title "Page not found"`
 };
 
-AcceptanceVerdict checkAcceptance(const AcceptanceCriteria &criteria, const ResponseFacts &response);
+AcceptanceVerdict checkAcceptance(const AcceptanceCriteria &criteria, const AcceptanceFacts &response);
 
 // The CSV cell: "yes", "no", or empty when no check applies.
 QString acceptedCell(AcceptanceVerdict::Accepted accepted);

@@ -61,6 +61,13 @@ UPDATE hosts SET eligible_at = CASE WHEN user_paused <> 0 THEN NULL ELSE
     max((SELECT min(next_at) FROM entries WHERE entries.host_id = hosts.id AND state < 2), paused_until) END;
 CREATE INDEX hosts_eligible ON hosts(eligible_at) WHERE eligible_at IS NOT NULL;
 )sql",
+    // 2 -> 3: acceptance (issue 13), separate from the outcome: accepted NULL = no check applied, 1 yes, 0
+    // no.
+    R"sql(
+ALTER TABLE results ADD COLUMN accepted INTEGER;
+ALTER TABLE results ADD COLUMN reject_reason TEXT;
+ALTER TABLE results ADD COLUMN title TEXT;
+)sql",
 };
 static_assert(std::size(kMigrations) == CrawlStore::kSchemaVersion);
 
@@ -81,8 +88,9 @@ constexpr NamedSql kInsertEntry{"insertEntry", "INSERT INTO entries(line, url, r
 constexpr NamedSql kInsertResult{
     "insertResult",
     "INSERT OR REPLACE INTO results(entry_id, final_url, status, outcome, attempts, redirects, bytes, "
-    "content_type, latency_ms, ttfb_ms, error, started_at, finished_at, redirect_chain) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"};
+    "content_type, latency_ms, ttfb_ms, error, started_at, finished_at, redirect_chain, accepted, "
+    "reject_reason, title) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"};
 constexpr NamedSql kEntryById{"entryById", "SELECT host_id, state FROM entries WHERE id = ?1"};
 constexpr NamedSql kFinishEntry{"finishEntry",
                                 "UPDATE entries SET state = 3, lease_owner = NULL, lease_until = NULL "
@@ -137,7 +145,8 @@ constexpr NamedSql kHostsPage{"hostsPage",
 #define CRAWLSTORE_ROW_SELECT                                                                                \
     "SELECT e.id, e.line, e.url, e.raw, h.host_key, e.attempts, r.entry_id, r.final_url, r.status, "         \
     "r.outcome, r.attempts, r.redirects, r.bytes, r.content_type, r.latency_ms, r.ttfb_ms, r.error, "        \
-    "r.started_at, r.finished_at, r.redirect_chain FROM entries e LEFT JOIN hosts h ON h.id = e.host_id "    \
+    "r.started_at, r.finished_at, r.redirect_chain, r.accepted, r.reject_reason, r.title "                   \
+    "FROM entries e LEFT JOIN hosts h ON h.id = e.host_id "                                                  \
     "LEFT JOIN results r ON r.entry_id = e.id"
 constexpr const char *kRowSelect = CRAWLSTORE_ROW_SELECT;
 constexpr NamedSql kRowsPage{"rowsPage", CRAWLSTORE_ROW_SELECT " WHERE e.id > ?1 ORDER BY e.id LIMIT ?2"};
@@ -197,6 +206,10 @@ CrawlResult rowFrom(const SqlStatement &query) {
     r.finishedAt = time(18);
     if (!query.isNull(19))
         r.redirectChain = query.text(19).split(QLatin1Char('\n'));
+    if (!query.isNull(20))
+        r.accepted = query.int64(20) != 0 ? CrawlResult::Accepted::Yes : CrawlResult::Accepted::No;
+    r.rejectReason = query.text(21);
+    r.title = query.text(22);
     return r;
 }
 
@@ -896,6 +909,12 @@ bool CrawlStore::recordResults(const ResultBatch &batch) {
             m_insertResult.bind(13, ended);
         if (!r.redirectChain.isEmpty())
             m_insertResult.bind(14, r.redirectChain.join(QLatin1Char('\n')));
+        if (r.accepted != CrawlResult::Accepted::Unknown)
+            m_insertResult.bind(15, qint64(r.accepted == CrawlResult::Accepted::Yes ? 1 : 0));
+        if (!r.rejectReason.isEmpty())
+            m_insertResult.bind(16, r.rejectReason);
+        if (!r.title.isEmpty())
+            m_insertResult.bind(17, r.title);
         if (!stepDone(m_insertResult, recording)) {
             rollback();
             return false;

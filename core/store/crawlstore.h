@@ -68,7 +68,7 @@ namespace crawl {
 //   frontier needs; a Redis implementation would sit behind the same frontier interface.
 class CrawlStore final : public FrontierStore {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
     static constexpr qint32 kApplicationId = 0x43536377; // "CScw": marks the file as a Crawlscope crawl
 
     ~CrawlStore() override;

@@ -9,9 +9,9 @@ using Accepted = AcceptanceVerdict::Accepted;
 
 namespace {
 
-ResponseFacts htmlResponse(int status, const QByteArray &body,
-                           const QByteArray &type = "text/html; charset=utf-8") {
-    ResponseFacts facts;
+AcceptanceFacts htmlResponse(int status, const QByteArray &body,
+                             const QByteArray &type = "text/html; charset=utf-8") {
+    AcceptanceFacts facts;
     facts.status = status;
     facts.contentType = type;
     facts.bodyPrefix = body;
@@ -39,7 +39,7 @@ private Q_SLOTS:
     }
 
     void noResponseIsNotApplicable() {
-        const AcceptanceVerdict verdict = checkAcceptance(AcceptanceCriteria{}, ResponseFacts{});
+        const AcceptanceVerdict verdict = checkAcceptance(AcceptanceCriteria{}, AcceptanceFacts{});
         QCOMPARE(verdict.accepted, Accepted::NotApplicable);
         QVERIFY(verdict.reason.isEmpty());
         QCOMPARE(acceptedCell(verdict.accepted), QString());
@@ -116,7 +116,7 @@ private Q_SLOTS:
         criteria.expectedText = QString::fromUtf8("Caf\xC3\xA9");
         const QByteArray body = "<meta charset=iso-8859-1><p>Caf\xE9</p>";
         QCOMPARE(checkAcceptance(criteria, htmlResponse(200, body, "text/html")).accepted, Accepted::Yes);
-        ResponseFacts plain; // not HTML: the Content-Type's charset decides
+        AcceptanceFacts plain; // not HTML: the Content-Type's charset decides
         plain.status = 200;
         plain.contentType = "text/plain; charset=ISO-8859-1";
         plain.bodyPrefix = "Caf\xE9";

@@ -1,5 +1,6 @@
 // Command-line parsing: defaults, flags, host limits, headers, and errors that name the flag.
 #include "commandline.h"
+#include "input/urlnormalizer.h"
 
 #include <QTest>
 
@@ -34,6 +35,63 @@ private Q_SLOTS:
         QCOMPARE(o.limits.maxInFlightFor(QStringLiteral("other.test:80")), 8);
         QCOMPARE(o.policy.headers.size(), 1);
         QCOMPARE(o.policy.headers[0].first, QByteArray("X-Team"));
+    }
+
+    // Issue 13: robots.txt is obeyed by default on the command line; scope and acceptance flags.
+    void qualityFlags() {
+        const auto defaults = parseCommandLine({QStringLiteral("crawlscope")});
+        QVERIFY(defaults.ok);
+        QCOMPARE(defaults.options.quality.robots, RobotsMode::Obey);
+        QCOMPARE(defaults.options.quality.robotsAgent, QByteArray("crawlscope"));
+        QVERIFY(!defaults.options.quality.scope.restrictsAnything());
+        QCOMPARE(defaults.options.quality.acceptance.soft404, Soft404Mode::Report);
+
+        const auto parsed = parseCommandLine({QStringLiteral("crawlscope"),
+                                              QStringLiteral("--robots"),
+                                              QStringLiteral("report"),
+                                              QStringLiteral("--robots-agent"),
+                                              QStringLiteral("My_Bot"),
+                                              QStringLiteral("--ignore-crawl-delay"),
+                                              QStringLiteral("--include"),
+                                              QStringLiteral("^https://a\\.test/"),
+                                              QStringLiteral("--exclude"),
+                                              QStringLiteral("\\.pdf$"),
+                                              QStringLiteral("--exclude"),
+                                              QStringLiteral("/tmp/"),
+                                              QStringLiteral("--expect-status"),
+                                              QStringLiteral("200-299,304"),
+                                              QStringLiteral("--expect-type"),
+                                              QStringLiteral("text/html, application/json"),
+                                              QStringLiteral("--expect-text"),
+                                              QStringLiteral("Add to cart"),
+                                              QStringLiteral("--expect-regex"),
+                                              QStringLiteral("SKU-[0-9]+"),
+                                              QStringLiteral("--expect-title"),
+                                              QStringLiteral("--min-bytes"),
+                                              QStringLiteral("512"),
+                                              QStringLiteral("--soft-404"),
+                                              QStringLiteral("reject"),
+                                              QStringLiteral("--soft-404-pattern"),
+                                              QStringLiteral("oops")});
+        QVERIFY2(parsed.ok, qPrintable(parsed.error));
+        const CrawlQuality &q = parsed.options.quality;
+        QCOMPARE(q.robots, RobotsMode::Report);
+        QCOMPARE(q.robotsAgent, QByteArray("My_Bot"));
+        QVERIFY(q.ignoreCrawlDelay);
+        QCOMPARE(q.scope.check(normalizeUrl(QStringLiteral("https://a.test/x"))).inScope, true);
+        QCOMPARE(q.scope.check(normalizeUrl(QStringLiteral("https://a.test/x.pdf"))).inScope, false);
+        QCOMPARE(q.scope.check(normalizeUrl(QStringLiteral("https://a.test/tmp/1"))).inScope, false);
+        QCOMPARE(q.scope.check(normalizeUrl(QStringLiteral("https://b.test/x"))).rule,
+                 QStringLiteral("no --include matched"));
+        QCOMPARE(q.acceptance.statuses.size(), 2);
+        QCOMPARE(q.acceptance.contentTypes,
+                 (QList<QByteArray>{QByteArrayLiteral("text/html"), QByteArrayLiteral("application/json")}));
+        QCOMPARE(q.acceptance.expectedText, QStringLiteral("Add to cart"));
+        QCOMPARE(q.acceptance.expectedRegex.pattern(), QStringLiteral("SKU-[0-9]+"));
+        QVERIFY(q.acceptance.expectTitle);
+        QCOMPARE(q.acceptance.minBytes, qint64(512));
+        QCOMPARE(q.acceptance.soft404, Soft404Mode::Reject);
+        QVERIFY(q.acceptance.soft404Pattern.match(QStringLiteral("OOPS, sorry")).hasMatch());
     }
 
     void breakerFlags() {

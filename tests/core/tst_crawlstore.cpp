@@ -445,6 +445,24 @@ COMMIT;
         QCOMPARE(rows.size(), 3);
         QCOMPARE(rows.at(0).outcome, Outcome::Ok);
         QCOMPARE(rows.at(0).bytes, 10);
+        // Schema 3's acceptance columns: rows written before it have no verdict; new rows keep theirs.
+        QCOMPARE(rows.at(0).accepted, CrawlResult::Accepted::Unknown);
+        QVERIFY(rows.at(0).title.isNull() || rows.at(0).title.isEmpty());
+        const QList<PendingEntry> pendingB =
+            store->nextChunkForHost(QStringLiteral("b.test:80"), 10, kNow + 9000);
+        QCOMPARE(pendingB.size(), 1);
+        QCOMPARE(store->markInFlight(ids(pendingB), QStringLiteral("w1"), kNow + 10'000), 1);
+        ResultBatch batch;
+        CrawlResult soft404 = okResult();
+        soft404.accepted = CrawlResult::Accepted::No;
+        soft404.rejectReason = QStringLiteral("soft 404: title \"Page not found\"");
+        soft404.title = QStringLiteral("Page not found");
+        batch.finished.append({pendingB.at(0).id, soft404});
+        QVERIFY(store->recordResults(batch));
+        const QList<CrawlResult> after = exported(*store);
+        QCOMPARE(after.at(2).accepted, CrawlResult::Accepted::No);
+        QCOMPARE(after.at(2).rejectReason, soft404.rejectReason);
+        QCOMPARE(after.at(2).title, soft404.title);
         store.reset();
 
         sqlite3 *db = nullptr;

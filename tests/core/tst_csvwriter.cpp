@@ -34,10 +34,31 @@ private Q_SLOTS:
         QVERIFY(row.endsWith("\r\n"));
         QCOMPARE(row.count(','), resultCsvColumns().size() - 1);
         QVERIFY(row.contains(",http_error,"));
-        QVERIFY(row.endsWith("2026-11-29T08:01:02.345Z,\r\n"));
+        QVERIFY2(row.endsWith("2026-11-29T08:01:02.345Z,,,,\r\n"),
+                 row.toPercentEncoding().constData()); // no verdict
         QCOMPARE(resultCsvHeader(),
                  QByteArray("url,final_url,host,status,outcome,attempts,redirects,bytes,"
-                            "content_type,latency_ms,ttfb_ms,error,started_at,finished_at,warning\r\n"));
+                            "content_type,latency_ms,ttfb_ms,error,started_at,finished_at,warning,"
+                            "accepted,reject_reason,title\r\n"));
+    }
+
+    // The acceptance columns come last, in the issue's order; the title is server text and is neutralized.
+    void acceptanceColumnsAreLastAndFormulaSafe() {
+        CrawlResult r;
+        r.url = QStringLiteral("http://a.test/");
+        r.outcome = Outcome::Ok;
+        r.status = 200;
+        r.accepted = CrawlResult::Accepted::No;
+        r.rejectReason = QStringLiteral("soft 404: title \"Not found, sorry\"");
+        r.title = QStringLiteral("=HYPERLINK(\"http://evil.test\")");
+        const QByteArray row = resultCsvRow(r);
+        QVERIFY2(row.endsWith(",no,\"soft 404: title \"\"Not found, "
+                              "sorry\"\"\",\"'=HYPERLINK(\"\"http://evil.test\"\")\"\r\n"),
+                 row.constData());
+        r.accepted = CrawlResult::Accepted::Yes;
+        r.rejectReason.clear();
+        r.title = QStringLiteral("Home");
+        QVERIFY2(resultCsvRow(r).endsWith(",yes,,Home\r\n"), resultCsvRow(r).constData());
     }
 
     void rowRedactsUrlPasswords() {

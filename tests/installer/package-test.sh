@@ -110,7 +110,7 @@ run)
     [ "$rc" -eq 0 ] || fail "the headless demo exited $rc"
     csv="$work/crawlscope-demo.csv"
     [ -s "$csv" ] || fail "the headless demo wrote no $csv"
-    header="url,final_url,host,status,outcome,attempts,redirects,bytes,content_type,latency_ms,ttfb_ms,error,started_at,finished_at,warning"
+    header="url,final_url,host,status,outcome,attempts,redirects,bytes,content_type,latency_ms,ttfb_ms,error,started_at,finished_at,warning,accepted,reject_reason,title"
     [ "$(head -n 1 "$csv" | tr -d '\r')" = "$header" ] || fail "$csv does not start with the CSV header"
     rows=$(($(wc -l <"$csv") - 1))
     [ "$rows" -ge 10 ] || fail "the headless demo wrote only $rows result rows"

@@ -277,6 +277,23 @@ private Q_SLOTS:
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }
+
+    // robots.txt's Crawl-delay stretches a host's interval: the interval shown is the one in force.
+    void hostsModelShowsCrawlDelay() {
+        ui::HostsModel model;
+        crawl::HostSnapshot host = makeHost(QStringLiteral("a:80"), 0, 2);
+        host.intervalMs = 500;
+        host.effectiveIntervalMs = 2000;
+        host.intervalReason = QStringLiteral("Crawl-delay 2 s (robots.txt)");
+        crawl::HostSnapshot plain = makeHost(QStringLiteral("b:80"), 0, 2);
+        plain.intervalMs = 500;
+        model.setHosts({host, plain}, 0);
+        const QModelIndex interval = model.index(0, ui::HostsModel::IntervalColumn);
+        QCOMPARE(interval.data().toString(), QStringLiteral("2000 ms (robots.txt)"));
+        QVERIFY2(interval.data(Qt::ToolTipRole).toString().contains(QLatin1String("Crawl-delay 2 s")),
+                 qPrintable(interval.data(Qt::ToolTipRole).toString()));
+        QCOMPARE(model.index(1, ui::HostsModel::IntervalColumn).data().toString(), QStringLiteral("500 ms"));
+    }
 };
 
 QTEST_MAIN(TestModels)

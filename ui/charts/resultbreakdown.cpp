@@ -16,7 +16,9 @@ std::optional<StatusClass> statusClassOf(const crawl::CrawlResult &result) {
     switch (result.outcome) {
     case crawl::Outcome::Cancelled:
     case crawl::Outcome::InvalidUrl:
-    case crawl::Outcome::Skipped: // given up with its host: never answered, like a cancelled URL
+    case crawl::Outcome::Skipped:       // given up with its host: never answered, like a cancelled URL
+    case crawl::Outcome::BlockedRobots: // never requested
+    case crawl::Outcome::Excluded:      // never requested (or its redirect was not followed)
         return std::nullopt;
     case crawl::Outcome::Ok:
     case crawl::Outcome::HttpError:

@@ -170,6 +170,9 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
         case LastStatusColumn:
             return h.lastStatus ? QVariant(h.lastStatus) : QVariant();
         case IntervalColumn:
+            // robots.txt's Crawl-delay can stretch it past the user's interval: show what is in force.
+            if (!h.intervalReason.isEmpty())
+                return tr("%1 ms (robots.txt)").arg(h.effectiveIntervalMs);
             return tr("%1 ms").arg(h.intervalMs);
         default: // the counts show as they sort
             return sortValue(index.row(), column);
@@ -224,6 +227,11 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
                 .arg(h.effectiveMaxInFlight)
                 .arg(h.effectiveIntervalMs)
                 .arg(h.paceReason);
+        if (column == IntervalColumn && !h.intervalReason.isEmpty())
+            return tr("%1 ms apart: %2 (yours: %3 ms)")
+                .arg(h.effectiveIntervalMs)
+                .arg(h.intervalReason)
+                .arg(h.intervalMs);
         if (column == StateColumn && h.oldestQueuedAgeMs > 0)
             return tr("Oldest queued URL waited %1 s").arg(h.oldestQueuedAgeMs / 1000.0, 0, 'f', 1);
         break;

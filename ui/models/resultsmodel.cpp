@@ -183,6 +183,8 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
             case crawl::Outcome::Ok:
                 return QBrush(QColor(0x1b, 0x7f, 0x3b));
             case crawl::Outcome::Cancelled:
+            case crawl::Outcome::BlockedRobots: // decided by rules, not by a failure
+            case crawl::Outcome::Excluded:
                 return QBrush(QColor(0x75, 0x75, 0x75));
             default:
                 return QBrush(QColor(0xb3, 0x26, 0x1e));

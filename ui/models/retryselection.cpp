@@ -14,6 +14,8 @@ bool isTransientFailure(crawl::Outcome outcome, int status) {
     case crawl::Outcome::Ok:
     case crawl::Outcome::TooLarge: // the same body will be too large again
     case crawl::Outcome::InvalidUrl:
+    case crawl::Outcome::BlockedRobots: // the site's rules say no; asking again is not polite
+    case crawl::Outcome::Excluded:      // the crawl's own scope: the same rule excludes it again
         return false;
     }
     return false;
