@@ -44,8 +44,8 @@ struct ResponseProfile {
     int headerCount = 0;     // headers=N: N extra header lines
     qint64 headerBytes = 0;  // headerbytes=N: one extra header line with an N-byte value
     HostTolerance tolerance; // tolerance=K&tolms=BASE&tolstep=STEP: at most K served at once, 503 above
-    bool soft404 = false;   // soft404=1: a 200 carrying a "Page not found" template
-    QByteArray title;       // title=TEXT: the default page's title and heading
+    bool soft404 = false;    // soft404=1: a 200 carrying a "Page not found" template
+    QByteArray title;        // title=TEXT: the default page's title and heading
     bool hasTitle = false;
 
     static ResponseProfile fromQuery(const QByteArray &query);

@@ -100,7 +100,7 @@ struct CrawlSnapshot {
 struct CrawlSummary {
     CrawlSnapshot last;
     bool stoppedByUser = false;
-    QString inputError; // reading the list failed part way ("after line N: reason"); empty otherwise
+    QString inputError;   // reading the list failed part way ("after line N: reason"); empty otherwise
     QString journalError; // the crawl store failed (disk full...): the crawl stopped; committed rows are kept
 };
 
