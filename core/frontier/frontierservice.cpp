@@ -15,7 +15,7 @@
 namespace crawl {
 
 namespace {
-constexpr int kTickMs = 20;
+constexpr int kTickMs = 10;
 constexpr int kIdleDispatchMs = 250;   // look for due work (retries, pauses ending) at least this often
 constexpr int kLinesPerCommit = 5'000; // an input transaction never holds up result commits for long
 constexpr int kRowsPerPage = 5'000;    // replayed or cancelled rows handed on per tick
@@ -186,16 +186,16 @@ void FrontierService::tick() {
         }
     }
 
-    if (m_replayAfterId >= 0) {
+    // A resumed crawl hands on its committed rows a page per tick while new work already starts: fetching
+    // does not wait for a million old rows to reach the CSV.
+    if (m_replayAfterId >= 0)
         replayFinished();
-        return; // a resumed crawl's old rows first, so the CSV and counters see them before new ones
-    }
     if (m_context->stopping.load())
         m_retryOnly = true;
     if (!m_context->stopping.load() && !m_retryOnly) {
         if (m_dirty || now - m_lastDispatchMs >= kIdleDispatchMs)
             dispatch(now);
-    } else if (!m_stopHandled && m_outstandingTotal == 0 && inputComplete.load()) {
+    } else if (!m_stopHandled && m_outstandingTotal == 0 && inputComplete.load() && m_replayAfterId < 0) {
         emitUnfinishedAsCancelled();
     }
 }
@@ -289,7 +289,9 @@ int FrontierService::chunkSizeFor(const QString &hostKey) const {
         QReadLocker lock(&m_context->configLock);
         maxInFlight = m_context->limits.maxInFlightFor(hostKey);
     }
-    return std::clamp(4 * maxInFlight, 8, 128);
+    // Enough that a fast host never waits for the next tick's refill (a host at 8 in flight and 1 ms a
+    // request finishes ~80 a tick), small enough that 256 active hosts hold at most 64k jobs.
+    return std::clamp(16 * maxInFlight, 16, 256);
 }
 
 void FrontierService::dispatch(qint64 now) {
