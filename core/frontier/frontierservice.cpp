@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QUrl>
 
 #include <algorithm>
@@ -17,7 +18,7 @@ namespace crawl {
 namespace {
 constexpr int kTickMs = 10;
 constexpr int kIdleDispatchMs = 250;   // look for due work (retries, pauses ending) at least this often
-constexpr int kLinesPerCommit = 5'000; // an input transaction never holds up result commits for long
+constexpr int kLinesPerCommit = 500; // input transactions are short: result commits never wait long
 constexpr int kRowsPerPage = 5'000;    // replayed or cancelled rows handed on per tick
 constexpr qint64 kMaxUnacknowledgedRows = 20'000; // the façade has not taken them yet: wait
 constexpr int kTallyHostsKept = 8'192;
@@ -201,37 +202,46 @@ void FrontierService::tick() {
 }
 
 void FrontierService::appendLines() {
-    QList<StoreInputLine> lines;
-    bool ended = false;
-    QString endError;
-    {
-        QMutexLocker lock(&m_inboxMutex);
-        if (m_lines.size() <= kLinesPerCommit) {
-            lines.swap(m_lines);
-        } else {
-            lines = m_lines.first(kLinesPerCommit);
-            m_lines.remove(0, kLinesPerCommit);
+    // Storing a big list must not starve the crawl of refills and commits: while work is out, input gets
+    // a few milliseconds a tick (about 20,000 lines/s); when nothing is out it may take its time.
+    QElapsedTimer spent;
+    spent.start();
+    const qint64 budgetMs = m_outstandingTotal > 0 ? 4 : 50;
+    while (true) {
+        QList<StoreInputLine> lines;
+        bool ended = false;
+        QString endError;
+        {
+            QMutexLocker lock(&m_inboxMutex);
+            if (m_lines.size() <= kLinesPerCommit) {
+                lines.swap(m_lines);
+            } else {
+                lines = m_lines.first(kLinesPerCommit);
+                m_lines.remove(0, kLinesPerCommit);
+            }
+            ended = m_inputEnded && m_lines.isEmpty();
+            endError = m_inputError;
         }
-        ended = m_inputEnded && m_lines.isEmpty();
-        endError = m_inputError;
-    }
-    if (!lines.isEmpty()) {
-        AppendOutcome outcome;
-        QList<CrawlResult> invalidRows;
-        if (!m_store->appendInput(lines, nowMs(), &outcome, &invalidRows))
-            return fail(m_store->lastError().message);
-        rows.fetch_add(outcome.added + outcome.invalid);
-        duplicates.fetch_add(outcome.duplicates);
-        invalid.fetch_add(outcome.invalid);
-        pendingLines.fetch_sub(lines.size());
-        acknowledge(std::move(invalidRows));
-        m_dirty = true;
-    }
-    if (ended && !inputComplete.load()) {
-        if (!m_store->setSettings({{journalkey::inputComplete, QStringLiteral("1")}}))
-            return fail(m_store->lastError().message);
-        readError = endError;
-        inputComplete.store(true);
+        if (!lines.isEmpty()) {
+            AppendOutcome outcome;
+            QList<CrawlResult> invalidRows;
+            if (!m_store->appendInput(lines, nowMs(), &outcome, &invalidRows))
+                return fail(m_store->lastError().message);
+            rows.fetch_add(outcome.added + outcome.invalid);
+            duplicates.fetch_add(outcome.duplicates);
+            invalid.fetch_add(outcome.invalid);
+            pendingLines.fetch_sub(lines.size());
+            acknowledge(std::move(invalidRows));
+            m_dirty = true;
+        }
+        if (ended && !inputComplete.load()) {
+            if (!m_store->setSettings({{journalkey::inputComplete, QStringLiteral("1")}}))
+                return fail(m_store->lastError().message);
+            readError = endError;
+            inputComplete.store(true);
+        }
+        if (lines.size() < kLinesPerCommit || spent.elapsed() >= budgetMs)
+            return;
     }
 }
 
