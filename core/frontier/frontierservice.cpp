@@ -17,9 +17,9 @@ namespace crawl {
 
 namespace {
 constexpr int kTickMs = 10;
-constexpr int kIdleDispatchMs = 250;   // look for due work (retries, pauses ending) at least this often
+constexpr int kIdleDispatchMs = 250; // look for due work (retries, pauses ending) at least this often
 constexpr int kLinesPerCommit = 500; // input transactions are short: result commits never wait long
-constexpr int kRowsPerPage = 5'000;    // replayed or cancelled rows handed on per tick
+constexpr int kRowsPerPage = 5'000;  // replayed or cancelled rows handed on per tick
 constexpr qint64 kMaxUnacknowledgedRows = 20'000; // the façade has not taken them yet: wait
 constexpr int kTallyHostsKept = 8'192;
 // A single process owns its leases until it dies; a resume reclaims them (a shared frontier renews them).
@@ -401,11 +401,13 @@ void FrontierService::replayFinished() {
         return fail(m_store->lastError().message);
     if (page.isEmpty()) {
         m_replayAfterId = -1;
+        m_liveDuringReplay.clear();
         m_dirty = true;
         return;
     }
     m_replayAfterId = qint64(page.last().id);
-    acknowledge(std::move(page));
+    page.removeIf([this](const CrawlResult &row) { return m_liveDuringReplay.remove(row.id); });
+    acknowledge(std::move(page), /*replayed=*/true);
 }
 
 void FrontierService::emitUnfinishedAsCancelled() {
@@ -444,9 +446,13 @@ void FrontierService::emitUnfinishedAsCancelled() {
     acknowledge(std::move(cancelled));
 }
 
-void FrontierService::acknowledge(QList<CrawlResult> rows) {
+void FrontierService::acknowledge(QList<CrawlResult> rows, bool replayed) {
     if (rows.isEmpty())
         return;
+    if (!replayed && m_replayAfterId >= 0) {
+        for (const CrawlResult &row : std::as_const(rows))
+            m_liveDuringReplay.insert(row.id);
+    }
     QMutexLocker lock(&m_context->resultsMutex);
     if (m_context->committed.isEmpty())
         m_context->committed = std::move(rows);

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QMutex>
 #include <QObject>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -87,7 +88,8 @@ private:
     void dispatch(qint64 nowMs);
     void replayFinished();
     void emitUnfinishedAsCancelled();
-    void acknowledge(QList<CrawlResult> rows); // hands rows to the façade
+    // Hands rows to the façade; `replayed`: committed in an earlier run of a resumed crawl.
+    void acknowledge(QList<CrawlResult> rows, bool replayed = false);
     void fail(const QString &what);
     int chunkSizeFor(const QString &hostKey) const;
 
@@ -118,7 +120,10 @@ private:
     bool m_stopHandled = false; // the unfinished rows of this stop have been emitted
     // After a user's stop only what the user retries is fetched; the rest stays pending for --resume.
     bool m_retryOnly = false;
-    qint64 m_replayAfterId = -1;     // >= 0 while a resumed crawl replays its committed rows
+    qint64 m_replayAfterId = -1; // >= 0 while a resumed crawl replays its committed rows
+    // Rows acknowledged live while the replay runs: the replay's cursor will meet them too, and must
+    // not hand them on twice. Bounded by what finishes during the replay (seconds).
+    QSet<quint64> m_liveDuringReplay;
     qint64 m_unfinishedAfterId = -1; // >= 0 while a stop emits its cancelled rows
     QTimer m_tickTimer;
 };
