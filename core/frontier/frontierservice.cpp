@@ -73,8 +73,7 @@ bool FrontierService::open(const CrawlJournal &journal, QString *error) {
     }
     if (journal.resume) {
         // What was in flight when the crawl stopped (or crashed) is fetched again, its attempt counted.
-        const StoreCounts before = store->counts();
-        if (store->reclaimInFlight() < 0 || before.lines < 0) {
+        if (store->reclaimInFlight() < 0) {
             *error = store->lastError().message;
             return false;
         }
@@ -161,7 +160,7 @@ void FrontierService::tick() {
         return;
     const qint64 now = nowMs();
     appendLines();
-    commitResults(now);
+    commitResults();
     if (failed.load())
         return;
 
@@ -245,8 +244,7 @@ void FrontierService::appendLines() {
     }
 }
 
-void FrontierService::commitResults(qint64 now) {
-    Q_UNUSED(now);
+void FrontierService::commitResults() {
     QList<CrawlResult> results;
     ResultBatch batch;
     {

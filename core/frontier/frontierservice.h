@@ -84,7 +84,7 @@ public:
 private:
     void tick();
     void appendLines();
-    void commitResults(qint64 nowMs);
+    void commitResults();
     void dispatch(qint64 nowMs);
     void replayFinished();
     void emitUnfinishedAsCancelled();
