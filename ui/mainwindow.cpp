@@ -7,6 +7,7 @@
 #include "model/outcome.h"
 #include "models/hostsmodel.h"
 #include "models/resultfiltersortmodel.h"
+#include "models/resultsfeed.h"
 #include "models/resultsmodel.h"
 #include "pages/actionicon.h"
 #include "pages/crawlstatusbar.h"
@@ -71,7 +72,8 @@ MainWindow::MainWindow(QWidget *parent)
     , m_hosts(new HostsModel(this))
     , m_loader(new ListLoader(this))
     , m_exporter(new CsvExporter(this))
-    , m_actions(new MainActions(this)) {
+    , m_actions(new MainActions(this))
+    , m_feed(new ResultsFeed(this)) {
     setWindowTitle(tr("Crawlscope"));
     setAcceptDrops(true);
 
@@ -114,9 +116,8 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_limits, &LimitsPanel::resetRequested, this, &MainWindow::resetLimits);
 
-    m_resultsFlush.setSingleShot(true);
-    m_resultsFlush.setInterval(kResultsFlushMs);
-    connect(&m_resultsFlush, &QTimer::timeout, this, &MainWindow::flushResults);
+    m_feed->setCoalesceMs(kResultsFlushMs);
+    connect(m_feed, &ResultsFeed::chunkReady, this, &MainWindow::applyResults);
 
     m_closeTimeout.setSingleShot(true);
     m_closeTimeout.setInterval(5'000);
@@ -394,9 +395,8 @@ void MainWindow::startCrawl() {
     }
     if (crawl::isActive(m_engine->state()))
         return;
-    m_pendingResults.clear();
+    m_feed->clear();
     m_retrying.clear();
-    m_resultsFlush.stop();
     m_results->clear();
     m_hosts->clear();
     m_charts->clear();
@@ -562,28 +562,26 @@ void MainWindow::applyFetchPolicy() {
 
 void MainWindow::onResults(const QList<crawl::CrawlResult> &results) {
     // The engine batches every ~100 ms; the views take them at a few hertz (each insert repaints the
-    // visible rows of the open table, which costs far more than the insert itself).
+    // visible rows of the open table, which costs far more than the insert itself), in slices that
+    // each fit a time budget (ResultsFeed).
     if (m_retrying.isEmpty()) {
-        m_pendingResults.append(results);
+        m_feed->append(results);
     } else {
         // A retried URL that was cancelled (Stop, Skip) never got its new answer: its row keeps the
         // diagnosis it had ("410", "more than 10 redirects") instead of "cancelled · attempts 0".
         for (const crawl::CrawlResult &r : results) {
             if (m_retrying.remove(r.id) && r.outcome == crawl::Outcome::Cancelled)
                 continue;
-            m_pendingResults.append(r);
+            m_feed->append(r);
         }
     }
-    if (!m_resultsFlush.isActive())
-        m_resultsFlush.start();
 }
 
 void MainWindow::flushResults() {
-    m_resultsFlush.stop();
-    if (m_pendingResults.isEmpty())
-        return;
-    QList<crawl::CrawlResult> batch;
-    batch.swap(m_pendingResults);
+    m_feed->flushAll();
+}
+
+void MainWindow::applyResults(const QList<crawl::CrawlResult> &batch) {
     // The distribution charts count each URL once: a retried URL's earlier result leaves them first.
     for (const crawl::CrawlResult &r : std::as_const(batch)) {
         if (const int row = m_results->rowForId(r.id); row >= 0)

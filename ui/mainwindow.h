@@ -47,6 +47,7 @@ class MainActions;
 class RecentMenu;
 class ThemeMenu;
 class ResultsModel;
+class ResultsFeed;
 class ResultsPage;
 
 // The crawl monitor: load a list, start it, watch hosts, charts, failures and results live, steer the
@@ -130,6 +131,7 @@ private:
 
     void onResults(const QList<crawl::CrawlResult> &results);
     void flushResults();
+    void applyResults(const QList<crawl::CrawlResult> &results); // one chunk of the feed, into the views
     void onSnapshot(const crawl::CrawlSnapshot &snapshot);
     void onFinished(const crawl::CrawlSummary &summary);
     void onListLoaded(const crawl::InputSource &source, const crawl::UrlListScan &scan);
@@ -178,8 +180,7 @@ private:
     bool m_limitsEdited = false; // by the user in this session: write them back
     bool m_forceClose = false;   // the crawl was asked to stop: close without asking again
     QTimer m_closeTimeout;
-    QTimer m_resultsFlush;
-    QList<crawl::CrawlResult> m_pendingResults;
+    ResultsFeed *m_feed;      // engine results -> views, in slices that keep the window responsive
     QSet<quint64> m_retrying; // ids re-queued by a retry whose new result has not arrived yet
 };
 

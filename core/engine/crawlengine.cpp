@@ -17,6 +17,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace crawl {
 
@@ -33,6 +36,16 @@ QString inputKindName(InputSource::Kind kind) {
         break;
     }
     return QStringLiteral("text");
+}
+
+// The journal and input threads are the crawl's too: like the fetch threads (FetchShard::pump) they
+// yield the CPU to the window's thread (Linux keeps a nice value per thread).
+void lowerPriorityOf(QObject *threadObject, int nice) {
+    if (nice <= 0)
+        return;
+    QMetaObject::invokeMethod(
+        threadObject, [nice] { ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), nice); },
+        Qt::QueuedConnection);
 }
 } // namespace
 
@@ -242,6 +255,7 @@ bool CrawlEngine::start(const InputSource &input, const CrawlJournal &journal, Q
     d->frontier = new FrontierService(context);
     d->frontier->moveToThread(d->frontierThread);
     d->frontierThread->start();
+    lowerPriorityOf(d->frontier, d->workerNice);
     CrawlJournal opening = journal;
     if (!journal.resume) {
         opening.settings.insert(journalkey::inputKind, inputKindName(input.kind));
@@ -306,6 +320,7 @@ bool CrawlEngine::start(const InputSource &input, const CrawlJournal &journal, Q
                                 journal.resume ? frontier->resumeAfterLine() : 0);
     d->feeder->moveToThread(d->feederThread);
     d->feederThread->start();
+    lowerPriorityOf(d->feeder, d->workerNice);
     InputFeeder *feeder = d->feeder;
     QMetaObject::invokeMethod(
         feeder, [feeder] { feeder->begin(); }, Qt::QueuedConnection);

@@ -1,10 +1,12 @@
 #include "models/resultsmodel.h"
 
 #include "model/outcome.h"
+#include "settings/windowtheme.h"
 
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
+#include <QGuiApplication>
 #include <QLocale>
 
 #include <algorithm>
@@ -178,18 +180,9 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
     case Qt::TextAlignmentRole:
         return headerData(index.column(), Qt::Horizontal, role);
     case Qt::ForegroundRole:
-        if (column == OutcomeColumn) {
-            switch (crawl::Outcome(row.outcome)) {
-            case crawl::Outcome::Ok:
-                return QBrush(QColor(0x1b, 0x7f, 0x3b));
-            case crawl::Outcome::Cancelled:
-            case crawl::Outcome::BlockedRobots: // decided by rules, not by a failure
-            case crawl::Outcome::Excluded:
-                return QBrush(QColor(0x75, 0x75, 0x75));
-            default:
-                return QBrush(QColor(0xb3, 0x26, 0x1e));
-            }
-        }
+        // The application's palette at paint time: a theme or desktop change repaints the views.
+        if (column == OutcomeColumn)
+            return QBrush(outcomeColor(crawl::Outcome(row.outcome), QGuiApplication::palette()));
         break;
     case OutcomeRole:
         return int(row.outcome);

@@ -2,9 +2,10 @@
 
 #include <QActionGroup>
 #include <QApplication>
+#include <QEvent>
 #include <QSettings>
-
-#include <optional>
+#include <QStyleHints>
+#include <QTimer>
 
 namespace ui {
 
@@ -12,17 +13,10 @@ namespace {
 
 const QString kThemeKey = QStringLiteral("view/theme");
 
-// The desktop's palette as the application started with it, to go back to from Light or Dark.
-const QPalette &systemPalette() {
-    static const QPalette palette = QApplication::palette();
-    return palette;
-}
-
 } // namespace
 
 ThemeMenu::ThemeMenu(QWidget *parent)
     : QMenu(tr("&Theme"), parent) {
-    systemPalette(); // captured before any theme replaces it
     auto *group = new QActionGroup(this);
     auto make = [this, group](const QString &text, const QString &name, WindowTheme theme) {
         QAction *action = addAction(text);
@@ -39,6 +33,27 @@ ThemeMenu::ThemeMenu(QWidget *parent)
     setToolTipsVisible(true);
     const WindowTheme saved = themeFromName(QSettings().value(kThemeKey).toString());
     apply(saved);
+
+    // The desktop's colour scheme can change while the window is open. Qt 6.4 has no colorScheme
+    // signal; where its platform theme notices a change it sends ThemeChange to the windows (and, for a
+    // palette it follows itself, ApplicationPaletteChange). Qt 6.5 adds QStyleHints::colorSchemeChanged.
+    m_followDesktop.setSingleShot(true);
+    m_followDesktop.setInterval(0); // one re-read for the many ThemeChange events of one change
+    connect(&m_followDesktop, &QTimer::timeout, this, [this] {
+        if (m_theme == WindowTheme::System)
+            apply(WindowTheme::System);
+    });
+    qApp->installEventFilter(this);
+#if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
+    connect(QGuiApplication::styleHints(), &QStyleHints::colorSchemeChanged, &m_followDesktop,
+            qOverload<>(&QTimer::start));
+#endif
+}
+
+bool ThemeMenu::eventFilter(QObject *watched, QEvent *event) {
+    if (event->type() == QEvent::ThemeChange && m_theme == WindowTheme::System)
+        m_followDesktop.start();
+    return QMenu::eventFilter(watched, event);
 }
 
 QAction *ThemeMenu::actionFor(WindowTheme theme) const {
@@ -53,11 +68,16 @@ void ThemeMenu::setTheme(WindowTheme theme) {
 void ThemeMenu::apply(WindowTheme theme) {
     m_theme = theme;
     actionFor(theme)->setChecked(true);
-    const QPalette palette = theme == WindowTheme::Dark    ? darkPalette()
-                             : theme == WindowTheme::Light ? lightPalette()
-                                                           : systemPalette();
-    if (QApplication::palette() != palette)
-        QApplication::setPalette(palette);
+    if (theme == WindowTheme::System) {
+        // An empty palette hands the colours back to the platform theme, which Qt then keeps current;
+        // a palette captured at start would go stale when the desktop changes its scheme.
+        if (QCoreApplication::testAttribute(Qt::AA_SetPalette))
+            QApplication::setPalette(QPalette());
+    } else {
+        const QPalette palette = theme == WindowTheme::Dark ? darkPalette() : lightPalette();
+        if (QApplication::palette() != palette)
+            QApplication::setPalette(palette);
+    }
     Q_EMIT themeChanged(theme);
 }
 

@@ -95,4 +95,19 @@ double contrastRatio(const QColor &a, const QColor &b) {
     return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
+QColor outcomeColor(crawl::Outcome outcome, const QPalette &palette) {
+    const bool dark = isDarkPalette(palette);
+    switch (outcome) {
+    case crawl::Outcome::Ok:
+        return dark ? QColor(0x6c, 0xd0, 0x8a) : QColor(0x1b, 0x7f, 0x3b);
+    case crawl::Outcome::Cancelled:
+    case crawl::Outcome::BlockedRobots: // decided by rules, not by a failure
+    case crawl::Outcome::Excluded:
+        return dark ? QColor(0xa8, 0xa8, 0xa8) : QColor(0x75, 0x75, 0x75);
+    default:
+        break;
+    }
+    return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb3, 0x26, 0x1e);
+}
+
 } // namespace ui

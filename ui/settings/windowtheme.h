@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/outcome.h"
+
 #include <QPalette>
 #include <QString>
 
@@ -17,5 +19,8 @@ QPalette darkPalette();
 bool isDarkPalette(const QPalette &palette);
 // WCAG 2 contrast ratio of two colours, 1 to 21 (text wants at least 4.5).
 double contrastRatio(const QColor &a, const QColor &b);
+// The Outcome column's text colour: green ok, grey for outcomes decided by rules or the user, red
+// failures; lighter shades on a dark palette so that each stays readable on its base.
+QColor outcomeColor(crawl::Outcome outcome, const QPalette &palette);
 
 } // namespace ui
