@@ -180,8 +180,13 @@ private Q_SLOTS:
         const crawl::AcceptanceVerdict verdict = crawl::checkAcceptance(criteria, facts);
         QCOMPARE(verdict.accepted, crawl::AcceptanceVerdict::Accepted::No);
         using F = ui::AcceptanceFilter;
-        QCOMPARE(F::checksOf(verdict.reason), quint32(F::StatusCheck | F::ContentTypeCheck | F::SizeCheck |
-                                                      F::TextCheck | F::Soft404Check));
+        QCOMPARE(F::checksOf(verdict.reason),
+                 quint32(F::StatusCheck | F::ContentTypeCheck | F::SizeCheck | F::TextCheck));
+        // A 200 with an error template, rejected as a soft 404.
+        criteria = {};
+        criteria.soft404 = crawl::Soft404Mode::Reject;
+        facts.status = 200;
+        QCOMPARE(F::checksOf(crawl::checkAcceptance(criteria, facts).reason), quint32(F::Soft404Check));
         criteria = {};
         criteria.expectTitle = true;
         criteria.expectedRegex = QRegularExpression(QStringLiteral("x\\d"));

@@ -14,6 +14,7 @@
 #include "models/resultsmodel.h"
 #include "output/csvwriter.h"
 #include "pages/crawlruleseditor.h"
+#include "pages/resultspage.h"
 #include "testsite.h"
 #include "widgets/limitspanel.h"
 #include "widgets/sliderspinbox.h"
@@ -87,7 +88,12 @@ void typeInto(QPlainTextEdit *edit, const QString &text) {
     edit->setFocus(Qt::MouseFocusReason);
     QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
     QTest::keyClick(edit, Qt::Key_Delete);
-    QTest::keyClicks(edit, text);
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        if (i > 0)
+            QTest::keyClick(edit, Qt::Key_Return);
+        QTest::keyClicks(edit, lines[i]);
+    }
 }
 
 void typeInto(QLineEdit *edit, const QString &text) {
