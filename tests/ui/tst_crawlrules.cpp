@@ -2,6 +2,7 @@
 // settings checked field by field (a bad line is an error naming it, never dropped), saved and read back;
 // the acceptance filter's reading of the core's reject reasons; the hosts table's yield, 429 rate and
 // queue age; the result store keeping accepted / reject reason / title / warning for the CSV.
+#include "charts/snapshotbinner.h"
 #include "freshsettings.h"
 #include "input/urlnormalizer.h"
 #include "models/acceptancefilter.h"
@@ -231,6 +232,27 @@ private Q_SLOTS:
         QCOMPARE(ui::queueAgeText(h), QStringLiteral("4 min 05 s"));
         h.queued = 0; // nothing waits: no age, whatever the last value said
         QCOMPARE(ui::queueAgeText(h), QString());
+    }
+
+    // The throughput chart's raw and accepted lines: ok and accepted results per second.
+    void binsRateRawAndAccepted() {
+        ui::SnapshotBinner binner(1000);
+        crawl::CrawlSnapshot s;
+        s.state = crawl::CrawlState::Running;
+        const qint64 t0 = 1'700'000'000'000;
+        QList<ui::ChartBin> bins;
+        for (int i = 0; i < 13; ++i) { // every 250 ms: 10 more ok results, 6 of them accepted
+            s.elapsedMs = i * 250;
+            s.done = s.ok = 10 * i;
+            s.accepted = 6 * i;
+            s.rejected = 4 * i;
+            bins += binner.add(s, t0 + i * 250);
+        }
+        QCOMPARE(bins.size(), 3);
+        for (const ui::ChartBin &bin : std::as_const(bins)) {
+            QCOMPARE(bin.okPerSec, 40.0);
+            QCOMPARE(bin.acceptedPerSec, 24.0);
+        }
     }
 
     void storeKeepsTheAcceptanceColumns() {

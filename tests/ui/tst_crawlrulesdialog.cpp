@@ -223,6 +223,9 @@ private Q_SLOTS:
         // The throughput chart's legend names the raw and the accepted line.
         ui::TimeSeriesChart *throughput = window.chartsPanel()->throughputChart();
         QCOMPARE(throughput->seriesCount(), 4);
+        window.chartsPanel()->flush();
+        QCOMPARE(throughput->lineName(2), QStringLiteral("raw ok/s"));
+        QCOMPARE(throughput->lineName(3), QStringLiteral("accepted/s"));
 
         // The window's CSV: the command line's columns, the acceptance ones last.
         QTemporaryDir dir;
