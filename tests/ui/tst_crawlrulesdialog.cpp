@@ -30,6 +30,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -279,6 +280,28 @@ private Q_SLOTS:
         QCOMPARE(view->rowCount(), 1);
         QVERIFY(cell(view, 0, ui::ResultsModel::UrlColumn).endsWith(QStringLiteral("/missing?soft404=1")));
         QVERIFY2(button->text().contains(QStringLiteral("soft 404")), qPrintable(button->text()));
+    }
+
+    // Rules that no longer parse (a settings file edited by hand) stop the start with the reason: a crawl
+    // never runs with a rule silently left out.
+    void badSavedRulesRefuseToStart() {
+        uitest::clearSettings();
+        QSettings().setValue(QStringLiteral("crawlRules/exclude"), QStringLiteral("[broken"));
+        testsite::TestSite site;
+        const QString host = site.addHost();
+        QVERIFY(!host.isEmpty());
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.loadText((site.baseUrl(host) + QStringLiteral("/a\n")).toUtf8(), QStringLiteral("bad rules"));
+        window.startCrawl();
+        QCOMPARE(window.engine()->state(), crawl::CrawlState::Idle);
+        QVERIFY2(
+            window.statusBar()->currentMessage().contains(QStringLiteral("Crawl rules: Exclude, line 1")),
+            qPrintable(window.statusBar()->currentMessage()));
+        QCOMPARE(int(site.requests(host).size()), 0);
+        uitest::clearSettings();
     }
 };
 
