@@ -3,6 +3,7 @@
 // the acceptance filter's reading of the core's reject reasons; the hosts table's yield, 429 rate and
 // queue age; the result store keeping accepted / reject reason / title / warning for the CSV.
 #include "charts/snapshotbinner.h"
+#include "commandlinequality.h"
 #include "freshsettings.h"
 #include "input/urlnormalizer.h"
 #include "models/acceptancefilter.h"
@@ -147,6 +148,15 @@ private Q_SLOTS:
         // All or nothing: the good lines before the bad one are not applied either.
         QVERIFY(!parse.quality.scope.restrictsAnything());
         QCOMPARE(parse.quality.robots, crawl::CrawlQuality{}.robots);
+    }
+
+    void commandLineQualityFlags() {
+        QVERIFY(!ui::namesQualityFlag({}));
+        QVERIFY(!ui::namesQualityFlag({QStringLiteral("per-host"), QStringLiteral("timeout")}));
+        for (const char *flag : {"robots", "robots-agent", "ignore-crawl-delay", "include", "exclude",
+                                 "allow-hosts", "expect-status", "expect-type", "expect-text", "expect-regex",
+                                 "expect-title", "min-bytes", "soft-404", "soft-404-pattern"})
+            QVERIFY2(ui::namesQualityFlag({QStringLiteral("per-host"), QLatin1String(flag)}), flag);
     }
 
     void savedAndReadBack() {

@@ -15,6 +15,7 @@
 #include "output/csvwriter.h"
 #include "pages/crawlruleseditor.h"
 #include "pages/resultspage.h"
+#include "runwindow.h"
 #include "testsite.h"
 #include "widgets/limitspanel.h"
 #include "widgets/sliderspinbox.h"
@@ -280,6 +281,64 @@ private Q_SLOTS:
         QCOMPARE(view->rowCount(), 1);
         QVERIFY(cell(view, 0, ui::ResultsModel::UrlColumn).endsWith(QStringLiteral("/missing?soft404=1")));
         QVERIFY2(button->text().contains(QStringLiteral("soft 404")), qPrintable(button->text()));
+    }
+
+    // `crawlscope urls.txt --robots ignore --exclude /skip`: this session crawls with the command line's
+    // rules over the saved ones (which obey robots.txt); OK in the dialog hands the crawl back to them.
+    void commandLineRulesApplyForTheSession() {
+        uitest::clearSettings();
+        QSettings().setValue(QStringLiteral("crawlRules/robots"), QStringLiteral("obey"));
+        testsite::TestSite site;
+        const QString host = site.addHost();
+        QVERIFY(!host.isEmpty());
+        const QString base = site.baseUrl(host);
+        const QByteArray list = (base + QStringLiteral("/a\n") + base + QStringLiteral("/skip/b\n")).toUtf8();
+
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ui::WindowStart start;
+        crawl::CrawlQuality given;
+        given.robots = crawl::RobotsMode::Ignore;
+        QCOMPARE(given.scope.addExclude(QStringLiteral("/skip")), QString());
+        start.quality = given;
+        ui::applyWindowStart(window, start);
+        QVERIFY(window.crawlRules()->hasSessionQuality());
+
+        QSignalSpy finished(window.engine(), &crawl::CrawlEngine::finished);
+        window.loadText(list, QStringLiteral("session"));
+        window.startCrawl();
+        QVERIFY(finished.wait(20'000));
+        QStringList targets;
+        for (const testsite::RequestRecord &r : site.requests(host))
+            targets.append(r.target);
+        QCOMPARE(targets, QStringList{QStringLiteral("/a")}); // no robots.txt, /skip/b excluded
+        const int skipped = rowEndingWith(window.resultsModel(), QStringLiteral("/skip/b"));
+        QCOMPARE(cell(window.resultsModel(), skipped, ui::ResultsModel::OutcomeColumn),
+                 QStringLiteral("excluded"));
+        // Not saved: the settings still hold the user's rules.
+        QCOMPARE(QSettings().value(QStringLiteral("crawlRules/robots")).toString(), QStringLiteral("obey"));
+
+        // The dialog says so; OK hands the crawl back to the rules it shows (robots.txt obeyed).
+        window.crawlRules()->action()->trigger();
+        ui::CrawlRulesDialog *dialog = window.crawlRules()->dialog();
+        QVERIFY(dialog);
+        QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("crawlRulesNote"))->isVisibleTo(dialog));
+        QTest::mouseClick(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok),
+                          Qt::LeftButton);
+        QTRY_VERIFY(!window.crawlRules()->dialog());
+        QVERIFY(!window.crawlRules()->hasSessionQuality());
+        site.resetRecords();
+        finished.clear();
+        window.startCrawl();
+        QVERIFY(finished.wait(20'000));
+        targets.clear();
+        for (const testsite::RequestRecord &r : site.requests(host))
+            targets.append(r.target);
+        QCOMPARE(int(targets.count(QStringLiteral("/robots.txt"))), 1);
+        QCOMPARE(int(targets.count(QStringLiteral("/skip/b"))), 1);
+        uitest::clearSettings();
     }
 
     // Rules that no longer parse (a settings file edited by hand) stop the start with the reason: a crawl

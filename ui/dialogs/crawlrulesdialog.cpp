@@ -70,6 +70,7 @@ CrawlRulesDialog::CrawlRulesDialog(const CrawlRules &rules, QWidget *parent)
     , m_soft404(choice(QStringLiteral("soft404Mode"),
                        {QStringLiteral("off"), QStringLiteral("report"), QStringLiteral("reject")},
                        rules.soft404))
+    , m_note(new QLabel)
     , m_error(new QLabel)
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel)) {
     setWindowTitle(tr("Crawl Rules"));
@@ -117,7 +118,11 @@ CrawlRulesDialog::CrawlRulesDialog(const CrawlRules &rules, QWidget *parent)
             accept();
     });
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    m_note->setObjectName(QStringLiteral("crawlRulesNote"));
+    m_note->setWordWrap(true);
+    m_note->hide();
     auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_note);
     layout->addWidget(robots);
     layout->addWidget(scope);
     layout->addWidget(acceptance);
@@ -149,6 +154,11 @@ CrawlRules CrawlRulesDialog::rules() const {
     rules.minBytes = m_minBytes->value();
     rules.soft404 = m_soft404->currentText();
     return rules;
+}
+
+void CrawlRulesDialog::setNote(const QString &text) {
+    m_note->setText(text);
+    m_note->setVisible(!text.isEmpty());
 }
 
 QString CrawlRulesDialog::errorText() const {

@@ -24,7 +24,8 @@ public:
     explicit CrawlRulesDialog(const CrawlRules &rules, QWidget *parent = nullptr);
 
     CrawlRules rules() const;
-    QString errorText() const; // empty while every field is valid
+    QString errorText() const;         // empty while every field is valid
+    void setNote(const QString &text); // shown above the fields
 
 private:
     void validate();
@@ -43,6 +44,7 @@ private:
     QCheckBox *m_expectTitle;
     QSpinBox *m_minBytes;
     QComboBox *m_soft404;
+    QLabel *m_note;
     QLabel *m_error;
     QDialogButtonBox *m_buttons;
 };

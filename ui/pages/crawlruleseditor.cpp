@@ -21,7 +21,22 @@ CrawlRulesEditor::CrawlRulesEditor(QWidget *window)
     m_rules = loadCrawlRules(settings);
 }
 
+CrawlRulesParse CrawlRulesEditor::quality() const {
+    if (m_session) {
+        CrawlRulesParse parse;
+        parse.quality = *m_session;
+        return parse;
+    }
+    return parseCrawlRules(m_rules);
+}
+
+void CrawlRulesEditor::setSessionQuality(const crawl::CrawlQuality &quality) {
+    m_session = quality;
+    Q_EMIT rulesChanged();
+}
+
 void CrawlRulesEditor::setRules(const CrawlRules &rules) {
+    m_session.reset(); // what the user chose here wins over the command line's rules
     m_rules = rules;
     QSettings settings;
     saveCrawlRules(settings, m_rules);
@@ -36,6 +51,9 @@ void CrawlRulesEditor::edit() {
     }
     m_dialog = new CrawlRulesDialog(m_rules, m_window);
     m_dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (m_session)
+        m_dialog->setNote(tr("This session crawls with the rules given on the command line. OK replaces "
+                             "them with the rules below."));
     connect(m_dialog, &QDialog::accepted, this, [this] {
         if (m_dialog)
             setRules(m_dialog->rules());

@@ -6,6 +6,8 @@
 #include <QObject>
 #include <QPointer>
 
+#include <optional>
+
 class QAction;
 class QWidget;
 
@@ -22,7 +24,11 @@ public:
     const CrawlRules &rules() const { return m_rules; }
     void setRules(const CrawlRules &rules); // and saves them
     // What the engine gets; an error (rules saved by hand in the settings file, say) names the field.
-    CrawlRulesParse quality() const { return parseCrawlRules(m_rules); }
+    CrawlRulesParse quality() const;
+    // The command line's rules (`crawlscope urls.txt --exclude …`): they apply instead of the saved ones
+    // until the user presses OK in the dialog, and are never saved.
+    void setSessionQuality(const crawl::CrawlQuality &quality);
+    bool hasSessionQuality() const { return m_session.has_value(); }
     // Opens the dialog (window-modal; OK saves the rules); the open dialog, null when none is open.
     void edit();
     CrawlRulesDialog *dialog() const { return m_dialog; }
@@ -34,6 +40,7 @@ private:
     QWidget *m_window;
     QAction *m_action;
     CrawlRules m_rules;
+    std::optional<crawl::CrawlQuality> m_session;
     QPointer<CrawlRulesDialog> m_dialog;
 };
 
