@@ -1,5 +1,6 @@
 #include "windowmode.h"
 
+#include "commandlinequality.h"
 #include "runwindow.h"
 
 #ifdef CRAWLSCOPE_HAVE_DEMO
@@ -18,6 +19,8 @@ int runWindowMode(int argc, char **argv, const crawl::CommandLineOptions &option
     start.limitFlags = options.explicitFlags;
     start.flagLimits = options.limits;
     start.flagPolicy = options.policy;
+    if (ui::namesQualityFlag(options.explicitFlags))
+        start.quality = options.quality;
     const bool startDemo = options.demo;
 #ifdef CRAWLSCOPE_HAVE_DEMO
     // Created after the application (its sockets need the event loop) and before the window, so that it

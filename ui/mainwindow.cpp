@@ -10,6 +10,7 @@
 #include "models/resultsfeed.h"
 #include "models/resultsmodel.h"
 #include "pages/actionicon.h"
+#include "pages/crawlruleseditor.h"
 #include "pages/crawlstatusbar.h"
 #include "pages/emptystate.h"
 #include "pages/eventspage.h"
@@ -73,11 +74,19 @@ MainWindow::MainWindow(QWidget *parent)
     , m_loader(new ListLoader(this))
     , m_exporter(new CsvExporter(this))
     , m_actions(new MainActions(this))
+    , m_rules(new CrawlRulesEditor(this))
     , m_feed(new ResultsFeed(this)) {
     setWindowTitle(tr("Crawlscope"));
     setAcceptDrops(true);
 
     m_actions->addMenusAndToolBar(this);
+    // Crawl > Crawl Rules…: found through Start, whose menu it joins.
+    for (QObject *owner : m_actions->start->associatedObjects()) {
+        if (auto *menu = qobject_cast<QMenu *>(owner)) {
+            menu->addSeparator();
+            menu->addAction(m_rules->action());
+        }
+    }
     connectActions();
     createCentralWidgets();
     createViewMenu();
@@ -406,8 +415,11 @@ void MainWindow::startCrawl() {
     m_status->clear();
     applyLimits();
     applyFetchPolicy();
-    QString error;
-    if (!m_engine->start(*m_input, &error)) {
+    const CrawlRulesParse rules = m_rules->quality();
+    QString error = rules.error.isEmpty() ? QString() : tr("Crawl rules: %1").arg(rules.error);
+    if (error.isEmpty())
+        m_engine->setCrawlQuality(rules.quality);
+    if (!error.isEmpty() || !m_engine->start(*m_input, &error)) {
         statusBar()->showMessage(error, 10'000);
         if (m_confirm)
             QMessageBox::warning(this, tr("Cannot start the crawl"), error);

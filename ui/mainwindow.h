@@ -35,6 +35,7 @@ namespace ui {
 
 class ChartsPanel;
 class CrawlStatusBar;
+class CrawlRulesEditor;
 class CsvExporter;
 class HostsModel;
 class HostsPage;
@@ -105,6 +106,7 @@ public:
     ResultsModel *resultsModel() const { return m_results; }
     HostsModel *hostsModel() const { return m_hosts; }
     QTabWidget *tabs() const { return m_tabs; }
+    CrawlRulesEditor *crawlRules() const { return m_rules; } // robots.txt, scope, acceptance
 
 Q_SIGNALS:
     void listLoaded(const crawl::UrlListScan &scan);
@@ -154,6 +156,7 @@ private:
     ListLoader *m_loader;
     CsvExporter *m_exporter;
     MainActions *m_actions;
+    CrawlRulesEditor *m_rules;
 
     LimitsPanel *m_limits = nullptr;
     ChartsPanel *m_charts = nullptr;

@@ -3,6 +3,7 @@
 #include "commandlinelimits.h"
 #include "engine/crawlengine.h"
 #include "mainwindow.h"
+#include "pages/crawlruleseditor.h"
 
 #include <QApplication>
 #include <QFile>
@@ -50,6 +51,8 @@ void applyWindowStart(MainWindow &window, const WindowStart &start) {
                 window.showStatusMessage(QObject::tr("The demo site could not start"));
         });
     }
+    if (start.quality)
+        window.crawlRules()->setSessionQuality(*start.quality);
     if (!start.warning.isEmpty()) {
         QMessageBox::warning(&window, start.warningTitle, start.warning);
         return;

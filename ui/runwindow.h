@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/crawllimits.h"
+#include "model/crawlquality.h"
 #include "model/fetchpolicy.h"
 
 #include <QByteArray>
@@ -34,6 +35,9 @@ struct WindowStart {
     QStringList limitFlags;
     crawl::CrawlLimits flagLimits;
     crawl::FetchPolicy flagPolicy;
+    // robots.txt, scope and acceptance flags typed on the command line: this session crawls with them
+    // instead of the saved Crawl Rules (not saved; OK in the Crawl Rules dialog replaces them).
+    std::optional<crawl::CrawlQuality> quality;
     // Shown as a warning over the empty window when what was asked for cannot be done.
     QString warningTitle;
     QString warning;

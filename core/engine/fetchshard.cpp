@@ -820,6 +820,7 @@ ResponseFacts FetchShard::factsOf(const InFlight &flight, QNetworkReply *reply, 
 void FetchShard::countResponse(Host *host, const InFlight &flight, int status, qint64 nowNs) {
     const qint64 micros = (nowNs - flight.startNs) / 1000;
     ++m_rawResponses;
+    ++host->stats.responses;
     host->stats.lastStatus = status;
     host->stats.latency.add(micros);
     m_allLatency.add(micros);

@@ -14,6 +14,7 @@ HostSnapshot HostQueue::snapshot(const CrawlLimits &limits, qint64 nowNs, qint64
     h.started = stats.started;
     h.retries = stats.retries;
     h.status429 = stats.status429;
+    h.responses = stats.responses;
     h.lastStatus = stats.lastStatus;
     h.p50Ms = stats.latency.percentileMs(0.50);
     h.p95Ms = stats.latency.percentileMs(0.95);

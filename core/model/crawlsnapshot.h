@@ -37,6 +37,7 @@ struct HostSnapshot {
     qint64 failed = 0;
     qint64 retries = 0;
     qint64 status429 = 0;
+    qint64 responses = 0; // HTTP responses received (retries, redirect hops, robots.txt): the 429 rate's base
     int lastStatus = 0;
     int p50Ms = -1, p95Ms = -1, p99Ms = -1;
     qint64 oldestQueuedAgeMs = 0;

@@ -12,6 +12,7 @@ struct HostStats {
     qint64 startedAtLastPublish = 0;
     qint64 retries = 0;
     qint64 status429 = 0;
+    qint64 responses = 0; // HTTP responses received (retries, redirect hops and robots.txt included)
     int lastStatus = 0;
     qint64 breakerTrips = 0;      // circuit breaker trips (a failed probe trips again)
     qint64 breakerRecoveries = 0; // successful probes

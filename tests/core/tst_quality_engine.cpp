@@ -211,6 +211,25 @@ private Q_SLOTS:
                  qPrintable(crawl.summary.last.hosts.first().robotsStatus));
     }
 
+    // The host snapshot counts every HTTP response, retries and robots.txt included (the window's 429 rate
+    // is status429 ÷ responses): both as many as the server answered.
+    void hostCountsEveryResponse() {
+        MAKE_SITE(site, 1);
+        QVERIFY(site->server.setRobotsTxt(site->hosts[0], RobotsTxt::withStatus(404)));
+        QStringList lines = site->urls(0, 3, QStringLiteral("/r%1"));
+        lines.append(site->url(0, QStringLiteral("/limited?fail=2&failstatus=429")));
+        Crawl crawl(limitsOf(8, 2, 0), quickPolicy(3, 20));
+        crawl.engine.setCrawlQuality(obeying());
+        START(crawl, lines);
+        QVERIFY(crawl.waitFinished(20'000));
+        QCOMPARE(crawl.count(Outcome::Ok), 4);
+        const QList<RequestRecord> seen = site->requests(0);
+        QCOMPARE(seen.size(), 7); // robots.txt, three pages, the limited one three times
+        const HostSnapshot &host = crawl.summary.last.hosts.first();
+        QCOMPARE(host.status429, qint64(2));
+        QCOMPARE(host.responses, qint64(seen.size()));
+    }
+
     // A redirected robots.txt is followed (to another host, through that host's limits); its rules apply.
     void redirectedRobotsIsFollowed() {
         MAKE_SITE(site, 2);

@@ -8,6 +8,14 @@
 
 namespace uitest {
 
+// Empty settings, except that the window ignores robots.txt (it obeys it by default): tests that count
+// the requests the test site saw count the list's URLs only. Tests about robots.txt set their own rules.
+inline void clearSettings() {
+    QSettings settings;
+    settings.clear();
+    settings.setValue(QStringLiteral("crawlRules/robots"), QStringLiteral("ignore"));
+}
+
 // The window reads and writes QSettings (limits, geometry, folders). Call from initTestCase(): the test
 // process gets its own, empty settings file in a private temporary folder, so neither the user's
 // settings, nor another test program's, nor the same test program run at the same time by someone else
@@ -18,7 +26,7 @@ inline void useFreshSettings() {
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, folder.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, folder.path());
     QCoreApplication::setOrganizationName(QStringLiteral("CrawlscopeTest"));
-    QSettings().clear();
+    clearSettings();
 }
 
 } // namespace uitest

@@ -72,7 +72,7 @@ class TestLimitsInput : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { uitest::useFreshSettings(); }
-    void init() { QSettings().clear(); }
+    void init() { uitest::clearSettings(); }
 
     void perHostByKeysArrowsAndWheel() {
         testsite::TestSite site;

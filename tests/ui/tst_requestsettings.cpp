@@ -58,7 +58,7 @@ class TestRequestSettings : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { uitest::useFreshSettings(); }
-    void init() { QSettings().clear(); }
+    void init() { uitest::clearSettings(); }
 
     void parseHeaderLines() {
         auto parsed =

@@ -63,6 +63,12 @@ int compareRows(const ui::ResultStore &store, Column column, int x, int y) {
         return store.error(x).compare(store.error(y));
     case ui::ResultsModel::FinishedColumn:
         return threeWay(a.finishedAtMs, b.finishedAtMs);
+    case ui::ResultsModel::AcceptedColumn:
+        return threeWay(int(store.accepted(x)), int(store.accepted(y)));
+    case ui::ResultsModel::RejectReasonColumn:
+        return store.rejectReason(x).compare(store.rejectReason(y));
+    case ui::ResultsModel::TitleColumn:
+        return store.titleUtf8(x).compare(store.titleUtf8(y));
     case ui::ResultsModel::ColumnCount:
         break;
     }
@@ -124,6 +130,13 @@ private Q_SLOTS:
             else if (next() % 5 == 0)
                 r.finalUrl = r.url + QStringLiteral("/moved"); // stored text, but no error
             r.finishedAt = r.startedAt.addMSecs(qint64(next() % 1000) - 500);
+            r.accepted = CrawlResult::Accepted(next() % 3);
+            if (r.accepted == CrawlResult::Accepted::No)
+                r.rejectReason = QStringLiteral("status %1 not in 200-299").arg(next() % 5);
+            // Titles around and beyond the 16-byte key, many sharing it.
+            if (next() % 4)
+                r.title = QStringLiteral("Product page nr ") + QString(int(next() % 6), QLatin1Char('x')) +
+                          QString::number(next() % 4);
             store.append(r);
         }
         std::vector<int> rows;

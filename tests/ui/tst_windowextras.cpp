@@ -88,7 +88,7 @@ class TestWindowExtras : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { uitest::useFreshSettings(); }
-    void init() { QSettings().clear(); }
+    void init() { uitest::clearSettings(); }
 
     void breakerTripsAreNotifiedAndMarked() {
         testsite::TestSite site;

@@ -37,7 +37,7 @@ class TestWindowStart : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { uitest::useFreshSettings(); }
-    void init() { QSettings().clear(); }
+    void init() { uitest::clearSettings(); }
 
     void commandLineFlagsWinForAnOpenedList() {
         testsite::TestSite site;

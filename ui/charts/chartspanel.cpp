@@ -26,6 +26,8 @@ constexpr int kRedrawMs = 333;
 constexpr int kSmoothBins = 5;
 const QColor kTotalColor(0x1f, 0x5f, 0xa8);
 const QColor kFailureColor(0xc0, 0x39, 0x2b);
+const QColor kRawOkColor(0x8a, 0x8a, 0x8a);
+const QColor kAcceptedColor(0x2e, 0x9d, 0x4f);
 
 // Latency is drawn on a log axis: sub-millisecond values sit on its 1 ms floor.
 std::optional<double> latency(int ms) {
@@ -80,7 +82,9 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_inFlight->setToolTip(
         tr("Requests in flight, mean per second: all hosts, and chosen hosts on their own"));
     m_latency->setToolTip(tr("Latency percentiles of the requests that ended in each second"));
-    m_throughput->setToolTip(tr("Results and failures per second; URLs cancelled by Stop are not failures"));
+    m_throughput->setToolTip(tr("Results and failures per second; URLs cancelled by Stop are not failures. "
+                                "Raw ok/s counts every ok result, accepted/s only those that passed the "
+                                "acceptance checks (Crawl > Crawl Rules)"));
 
     // A legend row below the chart has room for three or four host names; a column beside it for all.
     m_inFlight->chart()->legend()->setAlignment(Qt::AlignRight);
@@ -95,6 +99,9 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_latency->setValueUnit(tr(" ms"));
     m_throughput->addSeries(tr("results/s"), kTotalColor, 2.0);
     m_throughput->addSeries(tr("failures/s"), kFailureColor, 2.0, Qt::DashLine);
+    // Raw against accepted (issue 13): a burst of 200s is not success when most are error templates.
+    m_throughput->addSeries(tr("raw ok/s"), kRawOkColor, 1.5, Qt::DotLine);
+    m_throughput->addSeries(tr("accepted/s"), kAcceptedColor, 2.0);
     for (TimeSeriesChart *chart : {m_inFlight, m_latency, m_throughput})
         chart->setReadoutToleranceMs(m_binner.binMs());
 
@@ -289,6 +296,9 @@ void ChartsPanel::flush() {
                               segments([](const ChartBin &b) { return b.resultsPerSec; }));
     m_throughput->setSegments(1, tr("failures/s"),
                               segments([](const ChartBin &b) { return b.failuresPerSec; }));
+    m_throughput->setSegments(2, tr("raw ok/s"), segments([](const ChartBin &b) { return b.okPerSec; }));
+    m_throughput->setSegments(3, tr("accepted/s"),
+                              segments([](const ChartBin &b) { return b.acceptedPerSec; }));
 
     // The last `window` seconds; a young crawl fills the width from its start (at least 20 s shown).
     const qint64 last = m_lastMs > 0 ? m_lastMs : QDateTime::currentMSecsSinceEpoch();

@@ -10,7 +10,8 @@ SnapshotBinner::SnapshotBinner(qint64 binMs)
 
 SnapshotBinner::Counts SnapshotBinner::countsOf(const crawl::CrawlSnapshot &snapshot) {
     const qint64 cancelled = snapshot.byOutcome[size_t(crawl::Outcome::Cancelled)];
-    return {snapshot.done - cancelled, snapshot.failed - cancelled, cancelled, snapshot.done};
+    return {snapshot.done - cancelled, snapshot.failed - cancelled, cancelled, snapshot.done, snapshot.ok,
+            snapshot.accepted};
 }
 
 void SnapshotBinner::clear() {
@@ -24,6 +25,8 @@ ChartBin SnapshotBinner::close() {
         bin.resultsPerSec = double(m_lastCounts.results - m_closedCounts.results) / seconds;
         bin.failuresPerSec = double(m_lastCounts.failures - m_closedCounts.failures) / seconds;
         bin.cancelledPerSec = double(m_lastCounts.cancelled - m_closedCounts.cancelled) / seconds;
+        bin.okPerSec = double(m_lastCounts.ok - m_closedCounts.ok) / seconds;
+        bin.acceptedPerSec = double(m_lastCounts.accepted - m_closedCounts.accepted) / seconds;
     }
     if (m_samples > 0) {
         bin.inFlight /= m_samples;

@@ -26,7 +26,7 @@ public:
 
 private:
     struct Counts {
-        qint64 results = 0, failures = 0, cancelled = 0, done = 0;
+        qint64 results = 0, failures = 0, cancelled = 0, done = 0, ok = 0, accepted = 0;
     };
     static Counts countsOf(const crawl::CrawlSnapshot &snapshot);
     ChartBin close();

@@ -1,5 +1,7 @@
 #include "models/hostsmodel.h"
 
+#include "models/hostquality.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -62,6 +64,14 @@ QVariant HostsModel::headerData(int section, Qt::Orientation orientation, int ro
             return tr("Last");
         case IntervalColumn:
             return tr("Interval");
+        case RobotsColumn:
+            return tr("robots.txt");
+        case YieldColumn:
+            return tr("Yield");
+        case QueueAgeColumn:
+            return tr("Queue age");
+        case Rate429Column:
+            return tr("429 rate");
         case ColumnCount:
             break;
         }
@@ -92,12 +102,23 @@ QVariant HostsModel::headerData(int section, Qt::Orientation orientation, int ro
             return tr("HTTP status of the last response");
         case IntervalColumn:
             return tr("Minimum time between two request starts on this host");
+        case RobotsColumn:
+            return tr("What this host's robots.txt allows (Crawl > Crawl Rules): fetched with its rules, "
+                      "none (4xx: everything allowed), unreachable or 5xx (nothing fetched for now), "
+                      "Crawl-delay");
+        case YieldColumn:
+            return tr("Accepted ÷ ok: the share of this host's ok pages that passed the acceptance checks");
+        case QueueAgeColumn:
+            return tr("How long the host's oldest queued URL has waited");
+        case Rate429Column:
+            return tr("The share of this host's responses that were 429 Too Many Requests");
         default:
             break;
         }
     } else if (role == Qt::TextAlignmentRole) {
-        return section == HostColumn || section == StateColumn ? int(Qt::AlignLeft | Qt::AlignVCenter)
-                                                               : int(Qt::AlignRight | Qt::AlignVCenter);
+        return section == HostColumn || section == StateColumn || section == RobotsColumn
+                   ? int(Qt::AlignLeft | Qt::AlignVCenter)
+                   : int(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};
 }
@@ -131,6 +152,14 @@ QVariant HostsModel::sortValue(int row, Column column) const {
         return h.lastStatus;
     case IntervalColumn:
         return h.intervalMs;
+    case RobotsColumn:
+        return h.robotsStatus;
+    case YieldColumn:
+        return hostYield(h);
+    case QueueAgeColumn:
+        return h.queued > 0 ? h.oldestQueuedAgeMs : qint64(0);
+    case Rate429Column:
+        return host429Rate(h);
     case ColumnCount:
         break;
     }
@@ -174,6 +203,14 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
             if (!h.intervalReason.isEmpty())
                 return tr("%1 ms (robots.txt)").arg(h.effectiveIntervalMs);
             return tr("%1 ms").arg(h.intervalMs);
+        case RobotsColumn:
+            return h.robotsStatus;
+        case YieldColumn:
+            return shareText(hostYield(h));
+        case QueueAgeColumn:
+            return queueAgeText(h);
+        case Rate429Column:
+            return shareText(host429Rate(h));
         default: // the counts show as they sort
             return sortValue(index.row(), column);
         }
@@ -232,6 +269,13 @@ QVariant HostsModel::data(const QModelIndex &index, int role) const {
                 .arg(h.effectiveIntervalMs)
                 .arg(h.intervalReason)
                 .arg(h.intervalMs);
+        if (column == RobotsColumn && !h.robotsStatus.isEmpty())
+            return h.intervalReason.isEmpty() ? h.robotsStatus
+                                              : tr("%1\n%2").arg(h.robotsStatus, h.intervalReason);
+        if (column == YieldColumn && h.ok > 0)
+            return tr("%1 of %2 ok pages accepted").arg(h.accepted).arg(h.ok);
+        if (column == Rate429Column && h.responses > 0)
+            return tr("%1 of %2 responses were 429").arg(h.status429).arg(h.responses);
         if (column == StateColumn && h.oldestQueuedAgeMs > 0)
             return tr("Oldest queued URL waited %1 s").arg(h.oldestQueuedAgeMs / 1000.0, 0, 'f', 1);
         break;

@@ -30,6 +30,10 @@ public:
         P95Column,
         LastStatusColumn,
         IntervalColumn,
+        RobotsColumn,   // the host's robots.txt status
+        YieldColumn,    // accepted ÷ ok
+        QueueAgeColumn, // age of the oldest queued URL
+        Rate429Column,  // share of the responses that were 429
         ColumnCount
     };
     enum Role {

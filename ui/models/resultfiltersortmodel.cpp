@@ -57,6 +57,7 @@ void ResultFilterSortModel::setResultsModel(ResultsModel *model) {
             // A cleared store interns its texts afresh: an id may name another host now.
             m_stringMatches.clear();
             m_hostAccepted.clear();
+            m_reasonChecks.clear();
             refilterRows();
             endResetModel();
         });
@@ -108,6 +109,13 @@ void ResultFilterSortModel::setHostFilter(const HostFilter &filter) {
     refilter();
 }
 
+void ResultFilterSortModel::setAcceptanceFilter(const AcceptanceFilter &filter) {
+    if (filter == m_acceptanceFilter)
+        return;
+    m_acceptanceFilter = filter;
+    refilter();
+}
+
 bool ResultFilterSortModel::acceptsSourceRow(int sourceRow) const {
     const ResultStore &store = m_results->store();
     const crawl::Outcome outcome = store.outcome(sourceRow);
@@ -126,6 +134,17 @@ bool ResultFilterSortModel::acceptsSourceRow(int sourceRow) const {
         if (accepted < 0)
             accepted = m_hostFilter.accepts(store.string(hostId)) ? 1 : 0;
         if (!accepted)
+            return false;
+    }
+    if (!m_acceptanceFilter.showsAll()) {
+        // Reasons are interned: each distinct reason is parsed once, not once per row.
+        const quint32 reasonId = store.row(sourceRow).rejectReasonId;
+        if (reasonId >= m_reasonChecks.size())
+            m_reasonChecks.resize(size_t(store.stringCount()), -1);
+        qint16 &checks = m_reasonChecks[reasonId];
+        if (checks < 0)
+            checks = qint16(AcceptanceFilter::checksOf(store.string(reasonId)));
+        if (!m_acceptanceFilter.accepts(store.accepted(sourceRow), quint32(checks)))
             return false;
     }
     if (m_text.isEmpty())

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/acceptancefilter.h"
 #include "models/hostfilter.h"
 #include "models/statusfilter.h"
 
@@ -41,6 +42,8 @@ public:
     const StatusFilter &statusFilter() const { return m_statusFilter; }
     void setHostFilter(const HostFilter &filter);
     const HostFilter &hostFilter() const { return m_hostFilter; }
+    void setAcceptanceFilter(const AcceptanceFilter &filter);
+    const AcceptanceFilter &acceptanceFilter() const { return m_acceptanceFilter; }
 
     int sourceRow(int proxyRow) const { return m_rows[size_t(proxyRow)]; }
     const std::vector<int> &sourceRows() const { return m_rows; } // in view order
@@ -82,6 +85,8 @@ private:
     StatusFilter m_statusFilter;
     HostFilter m_hostFilter;
     mutable std::vector<qint8> m_hostAccepted; // per interned host: -1 unknown, 0/1
+    AcceptanceFilter m_acceptanceFilter;
+    mutable std::vector<qint16> m_reasonChecks; // per interned reason: AcceptanceFilter::checksOf, -1 unknown
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };

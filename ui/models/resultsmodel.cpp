@@ -15,7 +15,20 @@ namespace ui {
 
 namespace {
 constexpr quint64 kDenseIdLimit = quint64(1) << 26; // 64M ids: 256 MB of index at most
+
+// As the CSV's `accepted` cell says it.
+QString acceptedText(crawl::CrawlResult::Accepted accepted) {
+    switch (accepted) {
+    case crawl::CrawlResult::Accepted::Yes:
+        return QStringLiteral("yes");
+    case crawl::CrawlResult::Accepted::No:
+        return QStringLiteral("no");
+    case crawl::CrawlResult::Accepted::Unknown:
+        break;
+    }
+    return {};
 }
+} // namespace
 
 ResultsModel::ResultsModel(QObject *parent)
     : QAbstractTableModel(parent)
@@ -56,6 +69,12 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("Error");
         case FinishedColumn:
             return tr("Finished");
+        case AcceptedColumn:
+            return tr("Accepted");
+        case RejectReasonColumn:
+            return tr("Reject reason");
+        case TitleColumn:
+            return tr("Title");
         case ColumnCount:
             break;
         }
@@ -78,6 +97,13 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("Why the URL did not end ok");
         case FinishedColumn:
             return tr("When the outcome was decided (local time)");
+        case AcceptedColumn:
+            return tr("Whether the last response passed the acceptance checks (Crawl > Crawl Rules): yes, "
+                      "no, or empty when no response was checked");
+        case RejectReasonColumn:
+            return tr("Which acceptance checks failed (also a soft 404 only reported)");
+        case TitleColumn:
+            return tr("The HTML title of the last response");
         default:
             break;
         }
@@ -139,6 +165,12 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
                 .arg(dayMs / 1000 % 60, 2, 10, QLatin1Char('0'))
                 .arg(dayMs % 1000, 3, 10, QLatin1Char('0'));
         }
+        case AcceptedColumn:
+            return acceptedText(m_store.accepted(i));
+        case RejectReasonColumn:
+            return m_store.rejectReason(i);
+        case TitleColumn:
+            return m_store.title(i);
         case ColumnCount:
             break;
         }
@@ -167,11 +199,21 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
             return m_store.error(i);
         case FinishedColumn:
             return row.finishedAtMs;
+        case AcceptedColumn:
+            return int(m_store.accepted(i));
+        case RejectReasonColumn:
+            return m_store.rejectReason(i);
+        case TitleColumn:
+            return m_store.title(i);
         case ColumnCount:
             break;
         }
         break;
     case Qt::ToolTipRole:
+        if (column == RejectReasonColumn || column == TitleColumn) {
+            const QString text = column == TitleColumn ? m_store.title(i) : m_store.rejectReason(i);
+            return text.isEmpty() ? QVariant() : QVariant(text);
+        }
         if (column == UrlColumn || column == ErrorColumn) {
             const QString error = m_store.error(i);
             return error.isEmpty() ? m_store.url(i) : QStringLiteral("%1\n%2").arg(m_store.url(i), error);
@@ -183,6 +225,8 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
         // The application's palette at paint time: a theme or desktop change repaints the views.
         if (column == OutcomeColumn)
             return QBrush(outcomeColor(crawl::Outcome(row.outcome), QGuiApplication::palette()));
+        if (column == AcceptedColumn && m_store.accepted(i) == crawl::CrawlResult::Accepted::No)
+            return QBrush(outcomeColor(crawl::Outcome::HttpError, QGuiApplication::palette()));
         break;
     case OutcomeRole:
         return int(row.outcome);
@@ -228,6 +272,8 @@ void ResultsModel::addResults(const QList<crawl::CrawlResult> &results) {
                 ++m_failures;
             --m_outcomeCounts[size_t(m_store.outcome(existing))];
             ++m_outcomeCounts[size_t(result.outcome)];
+            --m_acceptedCounts[size_t(m_store.accepted(existing))];
+            ++m_acceptedCounts[size_t(result.accepted)];
             m_store.replace(existing, result);
             firstReplaced = firstReplaced < 0 ? existing : std::min(firstReplaced, existing);
             lastReplaced = std::max(lastReplaced, existing);
@@ -254,6 +300,7 @@ void ResultsModel::addResults(const QList<crawl::CrawlResult> &results) {
         if (crawl::isFailure(result->outcome))
             ++m_failures;
         ++m_outcomeCounts[size_t(result->outcome)];
+        ++m_acceptedCounts[size_t(result->accepted)];
         m_store.append(*result);
     }
     endInsertRows();
@@ -267,6 +314,7 @@ void ResultsModel::clear() {
     m_sparseRowById.clear();
     m_failures = 0;
     m_outcomeCounts.fill(0);
+    m_acceptedCounts.fill(0);
     m_utcOffsetMs = qint64(QDateTime::currentDateTime().offsetFromUtc()) * 1000;
     endResetModel();
 }

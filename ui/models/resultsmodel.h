@@ -29,6 +29,9 @@ public:
         ContentTypeColumn,
         ErrorColumn,
         FinishedColumn,
+        AcceptedColumn,     // yes / no / empty, as the CSV's `accepted`
+        RejectReasonColumn, // which acceptance check failed
+        TitleColumn,        // the HTML title
         ColumnCount
     };
     enum Role {
@@ -53,6 +56,9 @@ public:
     int rowForId(quint64 id) const; // -1 when unknown
     qint64 failureCount() const { return m_failures; }
     qint64 outcomeCount(crawl::Outcome outcome) const { return m_outcomeCounts[size_t(outcome)]; }
+    qint64 acceptedCount(crawl::CrawlResult::Accepted accepted) const {
+        return m_acceptedCounts[size_t(accepted)];
+    }
 
 Q_SIGNALS:
     void rowsReplaced(int first, int last);
@@ -67,6 +73,7 @@ private:
     QHash<quint64, qint32> m_sparseRowById;
     qint64 m_failures = 0;
     std::array<qint64, crawl::kOutcomeCount> m_outcomeCounts{}; // rows per outcome, kept as rows change
+    std::array<qint64, 3> m_acceptedCounts{};                   // rows per CrawlResult::Accepted
     qint64 m_utcOffsetMs = 0; // local time for the Finished column, taken when a crawl starts
 };
 

@@ -36,6 +36,8 @@ std::vector<int> ResultSorter::sorted(const std::vector<int> &rows) const {
         refineUrlTies(&keys, shared + 16);
     else if (m_column == ResultsModel::ErrorColumn)
         sortErrorTexts(&keys);
+    else if (m_column == ResultsModel::TitleColumn)
+        refineTitleTies(&keys);
     std::vector<int> result(keys.size());
     for (size_t i = 0; i < keys.size(); ++i)
         result[i] = keys[i].row;
@@ -85,6 +87,14 @@ int ResultSorter::compareRows(int x, int y) const {
     }
     case ResultsModel::FinishedColumn:
         return cmp(rx.finishedAtMs, ry.finishedAtMs);
+    case ResultsModel::AcceptedColumn:
+        return cmp(int(m_store.accepted(x)), int(m_store.accepted(y)));
+    case ResultsModel::RejectReasonColumn:
+        return rx.rejectReasonId == ry.rejectReasonId
+                   ? 0
+                   : cmp(m_store.string(rx.rejectReasonId), m_store.string(ry.rejectReasonId));
+    case ResultsModel::TitleColumn:
+        return cmp(m_store.titleUtf8(x).compare(m_store.titleUtf8(y)), 0);
     case ResultsModel::ColumnCount:
         break;
     }
@@ -102,7 +112,8 @@ bool ResultSorter::less(const Key &x, const Key &y) const {
 std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &rows,
                                                       qsizetype urlPrefix) const {
     std::vector<quint32> ranks;
-    if (m_column == ResultsModel::HostColumn || m_column == ResultsModel::ContentTypeColumn)
+    if (m_column == ResultsModel::HostColumn || m_column == ResultsModel::ContentTypeColumn ||
+        m_column == ResultsModel::RejectReasonColumn)
         ranks = stringRanks();
 
     std::vector<Key> keys(rows.size());
@@ -145,6 +156,18 @@ std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &ro
         case ResultsModel::FinishedColumn:
             key.a = orderedBits(r.finishedAtMs);
             break;
+        case ResultsModel::AcceptedColumn:
+            key.a = quint64(m_store.accepted(rows[i])); // unknown, yes, no
+            break;
+        case ResultsModel::RejectReasonColumn:
+            key.a = ranks[r.rejectReasonId];
+            break;
+        case ResultsModel::TitleColumn: {
+            const QByteArrayView title = m_store.titleUtf8(rows[i]);
+            key.a = bigEndianWord(title, 0);
+            key.b = bigEndianWord(title, 8);
+            break;
+        }
         case ResultsModel::ColumnCount:
             break;
         }
@@ -227,6 +250,23 @@ void ResultSorter::sortErrorTexts(std::vector<Key> *keys) const {
         const int c = m_store.error(x.row).compare(m_store.error(y.row));
         return m_descending ? c > 0 : c < 0;
     });
+}
+
+// Titles that tie on their first 16 bytes are ordered by the whole title.
+void ResultSorter::refineTitleTies(std::vector<Key> *keys) const {
+    for (size_t i = 0; i < keys->size();) {
+        size_t j = i + 1;
+        while (j < keys->size() && (*keys)[j].a == (*keys)[i].a && (*keys)[j].b == (*keys)[i].b)
+            ++j;
+        if (j - i > 1) {
+            std::stable_sort(keys->begin() + qsizetype(i), keys->begin() + qsizetype(j),
+                             [this](const Key &x, const Key &y) {
+                                 const int c = m_store.titleUtf8(x.row).compare(m_store.titleUtf8(y.row));
+                                 return m_descending ? c > 0 : c < 0;
+                             });
+        }
+        i = j;
+    }
 }
 
 } // namespace ui

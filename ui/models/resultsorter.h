@@ -42,6 +42,7 @@ private:
     void setUrlKey(Key *key, qsizetype offset) const;
     void refineUrlTies(std::vector<Key> *keys, qsizetype offset) const;
     void sortErrorTexts(std::vector<Key> *keys) const;
+    void refineTitleTies(std::vector<Key> *keys) const;
 
     const ResultStore &m_store;
     ResultsModel::Column m_column;

@@ -21,7 +21,7 @@ template <typename T> T clampTo(qint64 value) {
 
 } // namespace
 
-static_assert(sizeof(ResultStore::Row) == 72, "keep the row compact: a million of them are held");
+static_assert(sizeof(ResultStore::Row) == 80, "keep the row compact: a million of them are held");
 
 void ResultStore::clear() {
     m_rows.clear();
@@ -65,14 +65,21 @@ ResultStore::Row ResultStore::makeRow(const crawl::CrawlResult &result) {
     }
     const QByteArray url = result.url.toUtf8();
     const size_t length = std::min<size_t>(size_t(url.size()), (size_t(1) << 24) - 1);
-    if (m_arena.empty() || m_arena.back().capacity() - m_arena.back().size() < length) {
+    const QByteArray title = result.title.toUtf8();
+    const size_t titleLength = std::min<size_t>(size_t(title.size()), 0xffff);
+    const size_t needed = length + titleLength;
+    if (m_arena.empty() || m_arena.back().capacity() - m_arena.back().size() < needed) {
         m_arena.emplace_back();
-        m_arena.back().reserve(std::max(kArenaChunk, length));
+        m_arena.back().reserve(std::max(kArenaChunk, needed));
     }
     std::vector<char> &chunk = m_arena.back();
     row.urlRef = (quint64(m_arena.size() - 1) << 32) | quint64(chunk.size());
     row.urlLength = quint32(length);
     chunk.insert(chunk.end(), url.cbegin(), url.cbegin() + qsizetype(length));
+    row.titleLength = quint16(titleLength);
+    chunk.insert(chunk.end(), title.cbegin(), title.cbegin() + qsizetype(titleLength));
+    row.flags |= (quint32(result.accepted) & 3) << kAcceptedShift;
+    row.rejectReasonId = intern(result.rejectReason);
     row.hostId = intern(result.host);
     row.contentTypeId = intern(result.contentType);
     row.latencyMs = clampTo<qint32>(result.latencyMs);
@@ -85,9 +92,11 @@ ResultStore::Row ResultStore::makeRow(const crawl::CrawlResult &result) {
     const bool finalDiffers = !result.finalUrl.isEmpty() && !finalIsUrl;
     if (finalIsUrl)
         row.flags |= kFinalIsUrl;
-    if (finalDiffers || !result.error.isEmpty() || !result.redirectChain.isEmpty()) {
+    if (finalDiffers || !result.error.isEmpty() || !result.redirectChain.isEmpty() ||
+        !result.warning.isEmpty()) {
         row.extraIndex = qint32(m_extras.size());
-        m_extras.push_back({finalDiffers ? result.finalUrl : QString(), result.error, result.redirectChain});
+        m_extras.push_back(
+            {finalDiffers ? result.finalUrl : QString(), result.error, result.redirectChain, result.warning});
     }
     return row;
 }
@@ -114,6 +123,21 @@ QByteArrayView ResultStore::urlUtf8(qsizetype i) const {
 
 QString ResultStore::url(qsizetype i) const {
     return QString::fromUtf8(urlUtf8(i));
+}
+
+QByteArrayView ResultStore::titleUtf8(qsizetype i) const {
+    const Row &r = row(i);
+    return QByteArrayView(m_arena[size_t(r.urlRef >> 32)].data() + (r.urlRef & 0xffffffffu) + r.urlLength,
+                          qsizetype(r.titleLength));
+}
+
+QString ResultStore::title(qsizetype i) const {
+    return QString::fromUtf8(titleUtf8(i));
+}
+
+QString ResultStore::warning(qsizetype i) const {
+    const Row &r = row(i);
+    return r.extraIndex >= 0 ? m_extras[size_t(r.extraIndex)].warning : QString();
 }
 
 QString ResultStore::finalUrl(qsizetype i) const {
@@ -158,6 +182,10 @@ crawl::CrawlResult ResultStore::result(qsizetype i) const {
             result.startedAt = fromMs(r.finishedAtMs - r.startedBeforeFinishMs);
     }
     result.redirectChain = redirectChain(i);
+    result.warning = warning(i);
+    result.accepted = accepted(i);
+    result.rejectReason = rejectReason(i);
+    result.title = title(i);
     return result;
 }
 
@@ -168,7 +196,8 @@ qint64 ResultStore::memoryBytes() const {
     for (const std::vector<char> &chunk : m_arena)
         bytes += qint64(chunk.capacity());
     for (const Extra &extra : m_extras) {
-        bytes += qint64(sizeof(Extra)) + 2 * (extra.finalUrl.size() + extra.error.size());
+        bytes +=
+            qint64(sizeof(Extra)) + 2 * (extra.finalUrl.size() + extra.error.size() + extra.warning.size());
         for (const QString &hop : extra.redirectChain)
             bytes += 2 * hop.size() + 24;
     }

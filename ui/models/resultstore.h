@@ -21,7 +21,8 @@ namespace ui {
 // error, redirect chain) live in a side table referenced only by the rows that need them.
 class ResultStore {
 public:
-    // 72 bytes. Times are epoch ms; the start is kept as its distance to the finish.
+    // 80 bytes. Times are epoch ms; the start is kept as its distance to the finish. The HTML title (issue
+    // 13) follows the URL in the arena; the reject reason is interned (a crawl has few distinct ones).
     struct Row {
         quint64 id = 0;
         qint64 lineNumber = 0;
@@ -31,7 +32,7 @@ public:
         qint32 startedBeforeFinishMs = kNoDelta;
         quint32 urlLength : 24 = 0; // UTF-8 bytes
         quint32 outcome : 4 = 0;
-        quint32 flags : 4 = 0; // kFinalIsUrl, kStartOnly
+        quint32 flags : 4 = 0; // kFinalIsUrl, kStartOnly, the acceptance in bits 2-3
         quint32 hostId = 0;
         quint32 contentTypeId = 0;
         qint32 latencyMs = -1;
@@ -40,11 +41,15 @@ public:
         quint16 status = 0;
         quint8 attempts = 0;
         quint8 redirects = 0;
+        quint32 rejectReasonId = 0; // interned; 0: no reason
+        quint16 titleLength = 0;    // UTF-8 bytes after the URL's in the arena
+        quint16 reserved = 0;
     };
     static constexpr qint64 kNoTime = std::numeric_limits<qint64>::min();
     static constexpr qint32 kNoDelta = std::numeric_limits<qint32>::min();
     static constexpr quint32 kFinalIsUrl = 1;
-    static constexpr quint32 kStartOnly = 2; // finishedAtMs holds the start (no finish time known)
+    static constexpr quint32 kStartOnly = 2;     // finishedAtMs holds the start (no finish time known)
+    static constexpr quint32 kAcceptedShift = 2; // flags bits 2-3: crawl::CrawlResult::Accepted
 
     qsizetype size() const { return m_size; }
     bool isEmpty() const { return m_size == 0; }
@@ -65,12 +70,19 @@ public:
     const QString &host(qsizetype i) const { return m_strings[row(i).hostId]; }
     const QString &contentType(qsizetype i) const { return m_strings[row(i).contentTypeId]; }
     crawl::Outcome outcome(qsizetype i) const { return crawl::Outcome(row(i).outcome); }
+    crawl::CrawlResult::Accepted accepted(qsizetype i) const {
+        return crawl::CrawlResult::Accepted((row(i).flags >> kAcceptedShift) & 3);
+    }
+    const QString &rejectReason(qsizetype i) const { return m_strings[row(i).rejectReasonId]; }
+    QByteArrayView titleUtf8(qsizetype i) const;
+    QString title(qsizetype i) const;
     // The interned texts (hosts, content types); id 0 is the empty string.
     qsizetype stringCount() const { return qsizetype(m_strings.size()); }
     const QString &string(quint32 id) const { return m_strings[id]; }
     QString finalUrl(qsizetype i) const;
     QString error(qsizetype i) const;
     QStringList redirectChain(qsizetype i) const;
+    QString warning(qsizetype i) const;
 
     // Approximate heap bytes held (for the window benchmark and the scale test).
     qint64 memoryBytes() const;
@@ -80,6 +92,7 @@ private:
         QString finalUrl; // only when it differs from the URL
         QString error;
         QStringList redirectChain;
+        QString warning;
     };
     Row makeRow(const crawl::CrawlResult &result);
     quint32 intern(const QString &text);

@@ -48,7 +48,11 @@ HostsPage::HostsPage(HostsModel *hosts, crawl::CrawlEngine *engine, QWidget *par
                              {HostsModel::P50Column, 55},
                              {HostsModel::P95Column, 55},
                              {HostsModel::LastStatusColumn, 50},
-                             {HostsModel::IntervalColumn, 80}});
+                             {HostsModel::IntervalColumn, 80},
+                             {HostsModel::RobotsColumn, 200},
+                             {HostsModel::YieldColumn, 60},
+                             {HostsModel::QueueAgeColumn, 75},
+                             {HostsModel::Rate429Column, 65}});
     connect(m_view, &QWidget::customContextMenuRequested, this, &HostsPage::showMenu);
 
     auto *layout = new QVBoxLayout(this);

@@ -6,6 +6,7 @@
 #include "models/resultstore.h"
 #include "models/rowclipboard.h"
 #include "pages/tablesetup.h"
+#include "widgets/acceptancefilterbutton.h"
 #include "widgets/elidingdelegate.h"
 #include "widgets/hostfilterbutton.h"
 #include "widgets/statusfilterbutton.h"
@@ -68,7 +69,8 @@ ResultsPage::ResultsPage(Kind kind, ResultsModel *results, QWidget *parent)
         // finish time in the details; both can be shown again from the header's menu).
         for (const int hidden :
              {ResultsModel::LineColumn, ResultsModel::HostColumn, ResultsModel::LatencyColumn,
-              ResultsModel::BytesColumn, ResultsModel::ContentTypeColumn, ResultsModel::FinishedColumn})
+              ResultsModel::BytesColumn, ResultsModel::ContentTypeColumn, ResultsModel::FinishedColumn,
+              ResultsModel::AcceptedColumn, ResultsModel::RejectReasonColumn, ResultsModel::TitleColumn})
             m_view->setColumnHidden(hidden, true);
         setColumnWidths(m_view, {{ResultsModel::UrlColumn, 260},
                                  {ResultsModel::HostColumn, 130},
@@ -108,12 +110,17 @@ ResultsPage::ResultsPage(Kind kind, ResultsModel *results, QWidget *parent)
                                  {ResultsModel::BytesColumn, 80},
                                  {ResultsModel::ContentTypeColumn, 150},
                                  {ResultsModel::ErrorColumn, 260},
-                                 {ResultsModel::FinishedColumn, 95}});
+                                 {ResultsModel::FinishedColumn, 95},
+                                 {ResultsModel::AcceptedColumn, 70},
+                                 {ResultsModel::RejectReasonColumn, 220},
+                                 {ResultsModel::TitleColumn, 220}});
         layout->addWidget(m_view, 1);
     }
 
-    m_view->setItemDelegateForColumn(ResultsModel::ErrorColumn,
-                                     new ElidingDelegate(Qt::ElideRight, m_view)); // full text in the tooltip
+    for (const int column :
+         {ResultsModel::ErrorColumn, ResultsModel::RejectReasonColumn, ResultsModel::TitleColumn})
+        m_view->setItemDelegateForColumn(
+            column, new ElidingDelegate(Qt::ElideRight, m_view)); // full text in the tooltip
     addColumnMenu(m_view);
     createRowActions();
 }
@@ -190,8 +197,12 @@ QWidget *ResultsPage::makeFilterBar() {
     status->setObjectName(failures ? QStringLiteral("failuresStatus") : QStringLiteral("resultsStatus"));
     auto *hosts = new HostFilterButton(m_filter, bar);
     hosts->setObjectName(failures ? QStringLiteral("failuresHost") : QStringLiteral("resultsHost"));
+    auto *acceptance = new AcceptanceFilterButton(m_filter, bar);
+    acceptance->setObjectName(failures ? QStringLiteral("failuresAcceptance")
+                                       : QStringLiteral("resultsAcceptance"));
     layout->addWidget(status);
     layout->addWidget(hosts);
+    layout->addWidget(acceptance);
     layout->addWidget(count);
 
     // Filtering a million rows takes a moment: wait until typing pauses.
