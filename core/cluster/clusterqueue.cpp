@@ -86,6 +86,15 @@ QMap<QString, QString> ClusterQueue::settings() {
     return out;
 }
 
+bool ClusterQueue::setSetting(const QString &key, const QString &value) {
+    const RedisReply reply = m_connection.command(
+        {QByteArrayLiteral("HSET"), m_prefix + "meta", "s_" + key.toUtf8(), value.toUtf8()},
+        RedisConnection::Replay::AfterReconnect);
+    if (reply.isError())
+        m_lastError = errorText(reply);
+    return !reply.isError();
+}
+
 EnqueueResult ClusterQueue::enqueue(const QList<ClusterUrl> &urls, const QByteArray &batchId,
                                     std::optional<qint64> nowMs) {
     QList<QByteArray> args{batchId, timeArg(nowMs)};

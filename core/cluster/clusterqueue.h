@@ -39,6 +39,8 @@ public:
     // Every crawl created in this Redis database (sorted), for a worker started without --crawl.
     static QStringList crawlNames(RedisConnection &connection, QString *error = nullptr);
     QMap<QString, QString> settings();
+    // Adds or replaces one setting (e.g. the coordinator's "input complete" mark).
+    bool setSetting(const QString &key, const QString &value);
 
     // Adds URLs in one atomic batch. batchId names the batch so a replay after a reconnect adds nothing
     // twice.

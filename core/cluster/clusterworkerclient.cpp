@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <chrono>
 
 namespace crawl {
 
@@ -25,6 +26,7 @@ ClusterWorkerClient::ClusterWorkerClient(Settings settings, QObject *parent)
     qRegisterMetaType<ClusterLease>();
     qRegisterMetaType<QList<ClusterLease>>();
     qRegisterMetaType<QList<QPair<QByteArray, QByteArray>>>();
+    qRegisterMetaType<QMap<QString, QString>>();
 }
 
 ClusterWorkerClient::~ClusterWorkerClient() = default;
@@ -33,6 +35,10 @@ QByteArray ClusterWorkerClient::makeWorkerId() {
     return QSysInfo::machineHostName().toUtf8() + '-' +
            QByteArray::number(QCoreApplication::applicationPid()) + '-' +
            QByteArray::number(QRandomGenerator::system()->generate(), 16);
+}
+
+quint64 ClusterWorkerClient::roundTrips() const {
+    return m_connection ? m_connection->roundTrips() : 0;
 }
 
 void ClusterWorkerClient::start() {
@@ -61,12 +67,14 @@ void ClusterWorkerClient::start() {
                            : m_queue->lastError());
         return;
     }
+    const QMap<QString, QString> settings = m_queue->settings();
     const std::optional<ClusterLimits> limits = m_budget->limits();
     if (!limits) {
         Q_EMIT problem(m_budget->lastError());
         return;
     }
     m_limitsVersion = limits->version;
+    Q_EMIT settingsRead(settings);
     sendHeartbeat();
     m_renewTimer->start();
     m_heartbeatTimer->start();
@@ -89,6 +97,9 @@ void ClusterWorkerClient::requestLeases(int count) {
     QList<ClusterLease> leases;
     qint64 askAgainInMs = -1;
     while (leases.size() < count) {
+        const qint64 askedAtNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now().time_since_epoch())
+                                     .count();
         const LeaseResult result = m_queue->lease(m_settings.workerId, nextLeaseId(), m_settings.leaseTtlMs);
         if (!result.error.isEmpty()) {
             Q_EMIT problem(result.error);
@@ -101,6 +112,7 @@ void ClusterWorkerClient::requestLeases(int count) {
         }
         m_held.insert(result.lease->leaseId, result.lease->host);
         leases.append(*result.lease);
+        leases.last().askedAtSteadyNs = askedAtNs;
     }
     Q_EMIT leased(leases, askAgainInMs);
 }
@@ -137,6 +149,32 @@ void ClusterWorkerClient::retryLater(const QByteArray &leaseId, qint64 notBefore
 void ClusterWorkerClient::pauseHost(const QString &host, qint64 untilMs) {
     if (!m_budget->pauseHost(host, untilMs))
         Q_EMIT problem(m_budget->lastError());
+}
+
+void ClusterWorkerClient::releaseAll() {
+    const QList<QByteArray> held = m_held.keys();
+    for (const QByteArray &leaseId : held) {
+        // notBefore 0: the server's now. Redis unreachable: the lease expires on its own instead.
+        const RenewResult result = m_queue->retryLater(m_settings.workerId, leaseId, 0);
+        if (!result.error.isEmpty()) {
+            Q_EMIT problem(result.error);
+            break;
+        }
+        m_held.remove(leaseId);
+    }
+    stop();
+}
+
+void ClusterWorkerClient::checkCrawlState() {
+    const QMap<QString, QString> settings = m_queue->settings();
+    const ClusterCounts counts = m_queue->counts();
+    if (!counts.error.isEmpty()) {
+        Q_EMIT problem(counts.error);
+        return;
+    }
+    const bool inputComplete = settings.value(QStringLiteral("input_complete")) == QLatin1String("1");
+    Q_EMIT crawlState(inputComplete, inputComplete && counts.queued == 0 && counts.leased == 0 &&
+                                         counts.delayed == 0 && counts.done >= counts.enqueued);
 }
 
 void ClusterWorkerClient::renewLeases() {

@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QPair>
 #include <QString>
@@ -49,6 +50,9 @@ public:
     // "<host name>-<pid>-<random>": unique enough that two processes never share lease ids.
     static QByteArray makeWorkerId();
 
+    // Round trips to Redis so far (for the benchmark); call on the client's thread.
+    quint64 roundTrips() const;
+
     static constexpr qint64 kMinPollMs = 10;
     static constexpr qint64 kMaxPollMs = 250;
 
@@ -62,9 +66,17 @@ public Q_SLOTS:
     void retryLater(const QByteArray &leaseId, qint64 notBeforeMs);
     // Retry-After on a host: every worker's next start there waits until untilMs (server clock).
     void pauseHost(const QString &host, qint64 untilMs);
+    // A worker going away: every held lease goes back to its host's queue at once (attempt counted).
+    void releaseAll();
+    // Emits crawlState().
+    void checkCrawlState();
 
 Q_SIGNALS:
     void started(const crawl::ClusterLimits &limits);
+    // Emitted by start() before started(): the crawl's settings (the coordinator's flags among them).
+    void settingsRead(const QMap<QString, QString> &settings);
+    // inputComplete: the coordinator has enqueued its whole list; finished: and every URL has its result.
+    void crawlState(bool inputComplete, bool finished);
     // askAgainInMs: when nothing (more) could be leased, when to ask again: the time until a host may start,
     // kept within [kMinPollMs, kMaxPollMs] (a slot freed elsewhere is noticed within kMaxPollMs; a full
     // global cap does not turn into a busy loop). -1: nothing is queued or waiting for a retry.
