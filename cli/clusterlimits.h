@@ -14,8 +14,8 @@ namespace crawl {
 // kClusterLateLeaseMs old (older leases go back unfetched), so two starts the budget spaced by
 // interval + guard reach the server at least interval + guard - kClusterLateLeaseMs - (send latency) apart:
 // the guard is what keeps the gaps the *server* sees at or above the interval the user asked for.
-inline constexpr qint64 kClusterLateLeaseMs = 15;
-inline constexpr qint64 kClusterIntervalGuardMs = 25;
+inline constexpr qint64 kClusterLateLeaseMs = 10;
+inline constexpr qint64 kClusterIntervalGuardMs = 40;
 
 // The shared limits for a crawl's flags. `given`: the flags given on the command line (only those change
 // when `base` is the crawl's current limits, as --cluster-set does); empty: all of them.

@@ -131,6 +131,17 @@ int ClusterWorkerRunner::run() {
     connect(m_client, &ClusterWorkerClient::leaseLost, this, &ClusterWorkerRunner::onLeaseLost);
     connect(m_client, &ClusterWorkerClient::crawlState, this, &ClusterWorkerRunner::onCrawlState);
     connect(m_client, &ClusterWorkerClient::problem, this, &ClusterWorkerRunner::onProblem);
+    connect(m_client, &ClusterWorkerClient::crawlMissing, this, [this] {
+        // Started before its coordinator: wait for the crawl to be created.
+        if (!m_waitingForCrawl)
+            say(QStringLiteral("no crawl named \"%1\" in %2 yet; waiting for its coordinator")
+                    .arg(m_crawlName, m_url.redacted()));
+        m_waitingForCrawl = true;
+        QTimer::singleShot(kIdlePollMs, this, [this] {
+            if (m_client && !m_finishing)
+                QMetaObject::invokeMethod(m_client, &ClusterWorkerClient::start, Qt::QueuedConnection);
+        });
+    });
 
     m_network = new QNetworkAccessManager(this);
     m_network->setAutoDeleteReplies(false);
@@ -461,6 +472,8 @@ void ClusterWorkerRunner::onCrawlState(bool inputComplete, bool finished) {
 }
 
 void ClusterWorkerRunner::onProblem(const QString &error) {
+    if (m_waitingForCrawl && !m_deadlineTimer.isActive())
+        return; // crawlMissing() handles it
     // Redis may be restarting: the connection reconnects on its own; say it once, not every poll.
     if (error != m_lastProblem)
         say(QStringLiteral("Redis at %1: %2").arg(m_url.redacted(), error));

@@ -93,6 +93,7 @@ private:
     bool m_asking = false;
     bool m_stopping = false;
     bool m_finishing = false;
+    bool m_waitingForCrawl = false;
     QTimer m_askTimer;
     QTimer m_deadlineTimer;
     QTimer m_stateTimer;

@@ -42,6 +42,10 @@ quint64 ClusterWorkerClient::roundTrips() const {
 }
 
 void ClusterWorkerClient::start() {
+    if (m_connection) { // called again: the crawl did not exist yet
+        startOnConnection();
+        return;
+    }
     m_clock.start();
     RedisConnection::Options options;
     options.clientName = m_settings.workerId;
@@ -58,9 +62,14 @@ void ClusterWorkerClient::start() {
     m_limitsTimer = new QTimer(this);
     m_limitsTimer->setInterval(m_settings.limitsPollIntervalMs);
     connect(m_limitsTimer, &QTimer::timeout, this, &ClusterWorkerClient::pollLimits);
+    startOnConnection();
+}
 
+void ClusterWorkerClient::startOnConnection() {
     // A worker pointed at a crawl that does not exist would otherwise just see "nothing queued" forever.
     if (!m_queue->crawlExists()) {
+        if (m_queue->lastError().isEmpty())
+            Q_EMIT crawlMissing();
         Q_EMIT problem(m_queue->lastError().isEmpty()
                            ? QStringLiteral("no crawl named \"%1\" in %2")
                                  .arg(m_settings.crawlName, m_settings.url.redacted())

@@ -57,7 +57,8 @@ public:
     static constexpr qint64 kMaxPollMs = 250;
 
 public Q_SLOTS:
-    // Emits started(), or problem() when Redis cannot be reached or the crawl does not exist.
+    // Emits started(), or problem() when Redis cannot be reached or the crawl does not exist (then also
+    // crawlMissing(): calling start() again later is how a worker waits for its coordinator).
     void start();
     void stop();
     // Up to `count` leases (fewer, or none, when no host may start). Emits leased().
@@ -85,8 +86,10 @@ Q_SIGNALS:
     void leaseLost(const QByteArray &leaseId, const QString &reason);
     void limitsChanged(const crawl::ClusterLimits &limits);
     void problem(const QString &error); // Redis unreachable or refused; the text never holds the password
+    void crawlMissing();
 
 private:
+    void startOnConnection();
     void renewLeases();
     void sendHeartbeat();
     void pollLimits();
