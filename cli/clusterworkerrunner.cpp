@@ -247,7 +247,7 @@ void ClusterWorkerRunner::onLeased(const QList<ClusterLease> &leases, qint64 ask
             // after the next grant than the interval allows. Back to the queue, unfetched.
             ++m_lateLeases;
             QMetaObject::invokeMethod(
-                m_client, [client = m_client, id = lease.leaseId] { client->retryLater(id, 0); },
+                m_client, [client = m_client, id = lease.leaseId] { client->giveBack(id); },
                 Qt::QueuedConnection);
             continue;
         }

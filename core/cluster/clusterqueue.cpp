@@ -185,9 +185,19 @@ AckResult ClusterQueue::acknowledge(const QByteArray &owner, const QByteArray &l
 
 RenewResult ClusterQueue::retryLater(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
                                      std::optional<qint64> nowMs) {
-    const RedisReply reply =
-        m_connection.evalScript(ClusterScripts::retryLater(), {m_prefix},
-                                {owner, leaseId, QByteArray::number(notBeforeMs), timeArg(nowMs)});
+    return endLease(owner, leaseId, notBeforeMs, true, nowMs);
+}
+
+RenewResult ClusterQueue::giveBack(const QByteArray &owner, const QByteArray &leaseId,
+                                   std::optional<qint64> nowMs) {
+    return endLease(owner, leaseId, 0, false, nowMs);
+}
+
+RenewResult ClusterQueue::endLease(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
+                                   bool attempted, std::optional<qint64> nowMs) {
+    const RedisReply reply = m_connection.evalScript(
+        ClusterScripts::retryLater(), {m_prefix},
+        {owner, leaseId, QByteArray::number(notBeforeMs), timeArg(nowMs), attempted ? "1" : "0"});
     RenewResult result;
     if (reply.isError() || reply.elements.isEmpty()) {
         result.error = m_lastError = errorText(reply);

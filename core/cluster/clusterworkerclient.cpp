@@ -155,6 +155,15 @@ void ClusterWorkerClient::retryLater(const QByteArray &leaseId, qint64 notBefore
         Q_EMIT leaseLost(leaseId, result.refusal);
 }
 
+void ClusterWorkerClient::giveBack(const QByteArray &leaseId) {
+    const RenewResult result = m_queue->giveBack(m_settings.workerId, leaseId);
+    if (!result.error.isEmpty()) {
+        Q_EMIT problem(result.error); // it expires instead
+        return;
+    }
+    m_held.remove(leaseId);
+}
+
 void ClusterWorkerClient::pauseHost(const QString &host, qint64 untilMs) {
     if (!m_budget->pauseHost(host, untilMs))
         Q_EMIT problem(m_budget->lastError());

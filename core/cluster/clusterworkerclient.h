@@ -65,6 +65,8 @@ public Q_SLOTS:
     void requestLeases(int count);
     void acknowledge(const QByteArray &leaseId, const QList<QPair<QByteArray, QByteArray>> &resultFields);
     void retryLater(const QByteArray &leaseId, qint64 notBeforeMs);
+    // A lease that was not used (nothing sent): back to its host's queue, its attempt not counted.
+    void giveBack(const QByteArray &leaseId);
     // Retry-After on a host: every worker's next start there waits until untilMs (server clock).
     void pauseHost(const QString &host, qint64 untilMs);
     // A worker going away: every held lease goes back to its host's queue at once (attempt counted).
