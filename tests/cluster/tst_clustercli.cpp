@@ -203,23 +203,24 @@ private Q_SLOTS:
                                             {QStringLiteral("--per-host"), QStringLiteral("3"),
                                              QStringLiteral("--interval-ms"), QStringLiteral("0")});
         QVERIFY(coordinator);
+        // The doomed worker runs alone until its heartbeat says it holds leases (then it certainly does: it
+        // is the only worker and the hosts have more URLs than slots), then the others join.
         auto doomed = startWorker(crawl);
-        auto first = startWorker(crawl);
-        auto second = startWorker(crawl);
         QVERIFY(doomed->process->waitForStarted());
         const QByteArray pidTag = '-' + QByteArray::number(doomed->process->processId()) + '-';
-
-        // Kill it once its heartbeat says it holds leases.
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawl);
         QVERIFY(QTest::qWaitFor(
             [&] {
-                for (const WorkerStatus &worker : queue.workers())
-                    if (worker.id.toUtf8().contains(pidTag) && worker.inFlight > 0)
-                        return true;
-                return false;
+                const QList<WorkerStatus> workers = queue.workers();
+                return std::any_of(workers.cbegin(), workers.cend(), [&](const WorkerStatus &worker) {
+                    return worker.id.toUtf8().contains(pidTag) && worker.inFlight > 0;
+                });
             },
             30000));
+        auto first = startWorker(crawl);
+        auto second = startWorker(crawl);
+        QVERIFY(first->process->waitForStarted() && second->process->waitForStarted());
         const qint64 killedAtNs = TestSite::nowNs();
         doomed->process->kill();
         QVERIFY(doomed->process->waitForFinished(10000));
