@@ -6,6 +6,7 @@
 #include "cluster/redisconnection.h"
 #include "clusterlimits.h"
 #include "headlessrunner.h"
+#include "input/urlnormalizer.h"
 #include "policy/redirectsafety.h"
 #include "signalwatcher.h"
 #include "stderrline.h"
@@ -130,6 +131,7 @@ int ClusterWorkerRunner::run() {
     connect(m_client, &ClusterWorkerClient::acknowledged, this, &ClusterWorkerRunner::onAcknowledged);
     connect(m_client, &ClusterWorkerClient::leaseLost, this, &ClusterWorkerRunner::onLeaseLost);
     connect(m_client, &ClusterWorkerClient::crawlState, this, &ClusterWorkerRunner::onCrawlState);
+    connect(m_client, &ClusterWorkerClient::hopDecision, this, &ClusterWorkerRunner::onHopDecision);
     connect(m_client, &ClusterWorkerClient::problem, this, &ClusterWorkerRunner::onProblem);
     connect(m_client, &ClusterWorkerClient::crawlMissing, this, [this] {
         // Started before its coordinator: wait for the crawl to be created.
@@ -362,14 +364,26 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
             Qt::QueuedConnection);
     }
     switch (decision.action) {
-    case ResponseDecision::Action::FollowRedirect:
-        // The hop runs under the input URL's lease (its host slot): see docs/cluster.md.
+    case ResponseDecision::Action::FollowRedirect: {
         if (!decision.warning.isEmpty())
             flight.warning = decision.warning;
         ++flight.redirects;
         flight.currentUrl = decision.redirectTo;
-        sendHop(flight);
+        const QString nextHost = hostKey(decision.redirectTo);
+        if (!flight.hopHost.isEmpty()) { // the previous hop's slot frees now
+            flight.hopHost.clear();
+            QMetaObject::invokeMethod(
+                m_client, [client = m_client, leaseId] { client->finishHop(leaseId); }, Qt::QueuedConnection);
+        }
+        if (nextHost == flight.lease.host) {
+            sendHop(flight); // the lease holds this host's slot
+            return;
+        }
+        // Another host: its own shared budget decides when the hop may start (the lease's slot stays held).
+        flight.pendingHopHost = nextHost;
+        askForHop(leaseId);
         return;
+    }
     case ResponseDecision::Action::Retry:
         // Back to Redis with its next-eligible time: any worker may take it then.
         QMetaObject::invokeMethod(
@@ -404,6 +418,38 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
     // For the tests and the window: how many grants the host had in flight, by the server's count.
     flight.resultFields.append({"host_inflight", QByteArray::number(flight.lease.hostInFlight)});
     sendAcknowledgement(flight);
+}
+
+void ClusterWorkerRunner::askForHop(const QByteArray &leaseId) {
+    const auto it = m_flights.constFind(leaseId);
+    if (it == m_flights.constEnd() || m_stopping)
+        return;
+    QMetaObject::invokeMethod(
+        m_client,
+        [client = m_client, leaseId, host = it->pendingHopHost] { client->tryStartHop(leaseId, host); },
+        Qt::QueuedConnection);
+}
+
+void ClusterWorkerRunner::onHopDecision(const QByteArray &leaseId, bool granted, qint64 askAgainInMs,
+                                        qint64 askedAtSteadyNs) {
+    const auto it = m_flights.find(leaseId);
+    const bool wanted = it != m_flights.end() && !it->pendingHopHost.isEmpty() && !m_stopping;
+    const bool late = steadyNs() - askedAtSteadyNs > kClusterLateLeaseMs * 1'000'000;
+    if (granted && (!wanted || late)) {
+        // Not sent: give the slot back (a late grant, like a late lease, could start too close to the next).
+        QMetaObject::invokeMethod(
+            m_client, [client = m_client, leaseId] { client->finishHop(leaseId); }, Qt::QueuedConnection);
+    }
+    if (!wanted)
+        return;
+    if (!granted || late) {
+        QTimer::singleShot(int(std::max<qint64>(ClusterWorkerClient::kMinPollMs, askAgainInMs)), this,
+                           [this, leaseId] { askForHop(leaseId); });
+        return;
+    }
+    it->hopHost = it->pendingHopHost;
+    it->pendingHopHost.clear();
+    sendHop(*it);
 }
 
 void ClusterWorkerRunner::sendAcknowledgement(Flight &flight) {

@@ -54,6 +54,8 @@ private:
         QString contentType;
         bool headersSeen = false;
         AbortReason abortReason = AbortReason::None;
+        QString hopHost;        // a redirect hop on another host holds that host's slot (a hop grant)
+        QString pendingHopHost; // ... or waits for one
         QList<QPair<QByteArray, QByteArray>> resultFields; // sent, waiting for the acknowledgement
         int ackAttempts = 0;
     };
@@ -73,6 +75,8 @@ private:
     void onReplyFinished(QNetworkReply *reply);
     void onReplyData(QNetworkReply *reply);
     void sendAcknowledgement(Flight &flight);
+    void askForHop(const QByteArray &leaseId);
+    void onHopDecision(const QByteArray &leaseId, bool granted, qint64 askAgainInMs, qint64 askedAtSteadyNs);
     qint64 serverNowMs(const Flight &flight) const;
     void finish(int exitCode);
     void applyLimits(const ClusterLimits &limits);

@@ -128,6 +128,7 @@ void ClusterWorkerClient::requestLeases(int count) {
 
 void ClusterWorkerClient::acknowledge(const QByteArray &leaseId,
                                       const QList<QPair<QByteArray, QByteArray>> &resultFields) {
+    finishHop(leaseId); // the request is over: its hop's slot frees with it
     const AckResult result = m_queue->acknowledge(m_settings.workerId, leaseId, resultFields);
     if (!result.error.isEmpty()) {
         // The lease stays held (and renewed): acknowledging again with the same id is safe.
@@ -145,6 +146,7 @@ void ClusterWorkerClient::acknowledge(const QByteArray &leaseId,
 }
 
 void ClusterWorkerClient::retryLater(const QByteArray &leaseId, qint64 notBeforeMs) {
+    finishHop(leaseId);
     const RenewResult result = m_queue->retryLater(m_settings.workerId, leaseId, notBeforeMs);
     if (!result.error.isEmpty()) {
         Q_EMIT problem(result.error);
@@ -153,6 +155,33 @@ void ClusterWorkerClient::retryLater(const QByteArray &leaseId, qint64 notBefore
     m_held.remove(leaseId);
     if (!result.renewed)
         Q_EMIT leaseLost(leaseId, result.refusal);
+}
+
+void ClusterWorkerClient::tryStartHop(const QByteArray &leaseId, const QString &host) {
+    const qint64 askedAtNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now().time_since_epoch())
+                                 .count();
+    finishHop(leaseId);
+    const StartDecision decision = m_budget->tryStart(host, leaseId + ":hop", m_settings.leaseTtlMs);
+    if (!decision.error.isEmpty()) {
+        Q_EMIT problem(decision.error);
+        Q_EMIT hopDecision(leaseId, false, kMaxPollMs, askedAtNs);
+        return;
+    }
+    if (decision.granted)
+        m_hops.insert(leaseId, host);
+    const qint64 askAgainInMs =
+        decision.granted ? 0 : std::clamp(decision.atMs - decision.serverNowMs, kMinPollMs, kMaxPollMs);
+    Q_EMIT hopDecision(leaseId, decision.granted, askAgainInMs, askedAtNs);
+}
+
+void ClusterWorkerClient::finishHop(const QByteArray &leaseId) {
+    const auto it = m_hops.constFind(leaseId);
+    if (it == m_hops.constEnd())
+        return;
+    // False when it had expired already: nothing to give back either way.
+    m_budget->finished(it.value(), leaseId + ":hop");
+    m_hops.erase(it);
 }
 
 void ClusterWorkerClient::giveBack(const QByteArray &leaseId) {
@@ -170,6 +199,9 @@ void ClusterWorkerClient::pauseHost(const QString &host, qint64 untilMs) {
 }
 
 void ClusterWorkerClient::releaseAll() {
+    const QList<QByteArray> hops = m_hops.keys();
+    for (const QByteArray &leaseId : hops)
+        finishHop(leaseId);
     const QList<QByteArray> held = m_held.keys();
     for (const QByteArray &leaseId : held) {
         // notBefore 0: the server's now. Redis unreachable: the lease expires on its own instead.
@@ -196,6 +228,8 @@ void ClusterWorkerClient::checkCrawlState() {
 }
 
 void ClusterWorkerClient::renewLeases() {
+    for (auto it = m_hops.cbegin(); it != m_hops.cend(); ++it)
+        m_budget->renew(it.value(), it.key() + ":hop", m_settings.leaseTtlMs);
     const QList<QByteArray> held = m_held.keys();
     for (const QByteArray &leaseId : held) {
         const RenewResult result = m_queue->renew(m_settings.workerId, leaseId, m_settings.leaseTtlMs);
@@ -204,6 +238,7 @@ void ClusterWorkerClient::renewLeases() {
             return; // Redis unreachable: try again at the next tick (the leases may still be alive)
         }
         if (!result.renewed) {
+            finishHop(leaseId);
             m_held.remove(leaseId);
             Q_EMIT leaseLost(leaseId, result.refusal);
         }

@@ -69,6 +69,11 @@ public Q_SLOTS:
     void giveBack(const QByteArray &leaseId);
     // Retry-After on a host: every worker's next start there waits until untilMs (server clock).
     void pauseHost(const QString &host, qint64 untilMs);
+    // A redirect hop to another host than the lease's: that host's budget (in flight, interval, pause) must
+    // allow it too. Emits hopDecision(); a granted hop holds its slot (renewed with the leases) until
+    // finishHop(). One hop grant per lease at a time.
+    void tryStartHop(const QByteArray &leaseId, const QString &host);
+    void finishHop(const QByteArray &leaseId);
     // A worker going away: every held lease goes back to its host's queue at once (attempt counted).
     void releaseAll();
     // Emits crawlState().
@@ -89,6 +94,8 @@ Q_SIGNALS:
     void limitsChanged(const crawl::ClusterLimits &limits);
     void problem(const QString &error); // Redis unreachable or refused; the text never holds the password
     void crawlMissing();
+    // askedAtSteadyNs: when the grant was asked for (steady clock), like ClusterLease::askedAtSteadyNs.
+    void hopDecision(const QByteArray &leaseId, bool granted, qint64 askAgainInMs, qint64 askedAtSteadyNs);
 
 private:
     void startOnConnection();
@@ -105,6 +112,8 @@ private:
     QTimer *m_heartbeatTimer = nullptr;
     QTimer *m_limitsTimer = nullptr;
     QHash<QByteArray, QString> m_held; // lease id -> host, while the request runs
+    QHash<QByteArray, QString>
+        m_hops; // lease id -> host of its granted redirect hop (grant id: lease + ":hop")
     qint64 m_leaseCounter = 0;
     qint64 m_limitsVersion = -1;
     std::deque<qint64> m_ackTimes; // monotonic ms of recent accepted acks, for the rate in the heartbeat

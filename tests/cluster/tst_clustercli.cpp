@@ -123,18 +123,27 @@ private Q_SLOTS:
         const QString a = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
         const QString b = site.addHost(QHostAddress(QStringLiteral("127.0.0.3")));
         const QString c = site.addHost(QHostAddress(QStringLiteral("127.0.0.4")));
-        QVERIFY(!a.isEmpty() && !b.isEmpty() && !c.isEmpty());
+        // d is paced at 1 in flight, 100 ms apart, and also reached by redirects from e.
+        const QString d = site.addHost(QHostAddress(QStringLiteral("127.0.0.5")));
+        const QString e = site.addHost(QHostAddress(QStringLiteral("127.0.0.6")));
+        QVERIFY(!a.isEmpty() && !b.isEmpty() && !c.isEmpty() && !d.isEmpty() && !e.isEmpty());
+        QByteArray redirects;
+        for (int i = 0; i < 6; ++i)
+            redirects += site.baseUrl(e).toUtf8() + "/r" + QByteArray::number(i) + "?to=" +
+                         QUrl::toPercentEncoding(site.baseUrl(d) + QStringLiteral("/t%1?ms=150").arg(i)) +
+                         '\n';
         QByteArray list = site.urlList(a, 24, QStringLiteral("/a%1?ms=300")) +
                           site.urlList(b, 24, QStringLiteral("/b%1?ms=300")) +
                           (site.baseUrl(c) + QStringLiteral("/c-ra?fail=1&failstatus=429&ra=2\n")).toUtf8() +
-                          site.urlList(c, 8, QStringLiteral("/c%1?ms=20")) + "not a url\n";
+                          site.urlList(c, 8, QStringLiteral("/c%1?ms=20")) + "not a url\n" + redirects +
+                          site.urlList(d, 4, QStringLiteral("/d%1?ms=150"));
         const QString csv = m_dir.filePath(QStringLiteral("limits.csv"));
-        auto coordinator = startCoordinator(QStringLiteral("limits"), list, csv,
-                                            {QStringLiteral("--per-host"), QStringLiteral("2"),
-                                             QStringLiteral("--interval-ms"), QStringLiteral("100"),
-                                             QStringLiteral("--host-limit"), c + QStringLiteral("=1/100"),
-                                             QStringLiteral("--retries"), QStringLiteral("2"),
-                                             QStringLiteral("--backoff-ms"), QStringLiteral("100")});
+        auto coordinator = startCoordinator(
+            QStringLiteral("limits"), list, csv,
+            {QStringLiteral("--per-host"), QStringLiteral("2"), QStringLiteral("--interval-ms"),
+             QStringLiteral("100"), QStringLiteral("--host-limit"), c + QStringLiteral("=1/100"),
+             QStringLiteral("--host-limit"), d + QStringLiteral("=1/100"), QStringLiteral("--retries"),
+             QStringLiteral("2"), QStringLiteral("--backoff-ms"), QStringLiteral("100")});
         QVERIFY(coordinator);
         std::vector<std::unique_ptr<Proc>> workers;
         for (int i = 0; i < 3; ++i)
@@ -148,7 +157,7 @@ private Q_SLOTS:
 
         int count = 0;
         const QHash<QString, QStringList> rows = rowsOf(csv, &count);
-        QCOMPARE(count, 24 + 24 + 1 + 8 + 1);
+        QCOMPARE(count, 24 + 24 + 1 + 8 + 1 + 6 + 4);
         QCOMPARE(rows.value(QStringLiteral("not a url")).value(clitest::OutcomeCol),
                  QStringLiteral("invalid_url"));
         const QStringList retried =
@@ -173,6 +182,24 @@ private Q_SLOTS:
                          qPrintable(QStringLiteral("%1: starts %2 ms apart")
                                         .arg(host)
                                         .arg((starts[i].startNs - starts[i - 1].startNs) / kMs)));
+        }
+        // Redirect hops onto d wait for d's own budget: 1 in flight, 100 ms apart, whoever sent them.
+        const QList<RequestRecord> onD = startsOf(site, d);
+        QCOMPARE(onD.size(), 10);
+        QCOMPARE(site.hostRecord(d).peakInFlight, 1);
+        for (qsizetype i = 1; i < onD.size(); ++i)
+            QVERIFY2(onD[i].startNs - onD[i - 1].startNs >= 100 * kMs,
+                     qPrintable(QStringLiteral("%1: starts %2 ms apart")
+                                    .arg(d)
+                                    .arg((onD[i].startNs - onD[i - 1].startNs) / kMs)));
+        for (int i = 0; i < 6; ++i) {
+            const QString from = site.baseUrl(e) + QStringLiteral("/r%1?to=").arg(i) +
+                                 QString::fromUtf8(QUrl::toPercentEncoding(
+                                     site.baseUrl(d) + QStringLiteral("/t%1?ms=150").arg(i)));
+            const QStringList row = rows.value(from);
+            QVERIFY2(row.value(clitest::OutcomeCol) == QStringLiteral("ok"), qPrintable(from));
+            QCOMPARE(row.value(clitest::Redirects), QStringLiteral("1"));
+            QVERIFY(row.value(clitest::FinalUrl).startsWith(site.baseUrl(d)));
         }
         const QList<RequestRecord> onC = startsOf(site, c);
         QCOMPARE(onC.size(), 10); // the 429, its retry, 8 others
