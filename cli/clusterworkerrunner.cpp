@@ -235,6 +235,7 @@ void ClusterWorkerRunner::askForWork() {
     if (free <= 0)
         return;
     m_asking = true;
+    m_requested = free;
     m_askTimer.stop();
     QMetaObject::invokeMethod(
         m_client, [client = m_client, free] { client->requestLeases(free); }, Qt::QueuedConnection);
@@ -264,7 +265,9 @@ void ClusterWorkerRunner::onLeased(const QList<ClusterLease> &leases, qint64 ask
     }
     if (m_stopping)
         return;
-    if (leases.isEmpty()) // nothing may start now: ask when a host may, or poll for new input and retries
+    // Fewer than asked for: nothing more may start now; ask when a host may (or poll for new input, retries
+    // and slots freed by other workers). All of them: there may be more.
+    if (leases.size() < m_requested)
         m_askTimer.start(int(askAgainInMs >= 0 ? askAgainInMs : kIdlePollMs));
     else
         askForWork();
