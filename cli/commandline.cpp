@@ -300,6 +300,10 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         *error = QStringLiteral("--cluster does not go with --store, --resume, --export or --demo");
         return false;
     }
+    if (!o->summaryJson.isEmpty()) {
+        *error = QStringLiteral("--summary-json is not written for a --cluster crawl yet");
+        return false;
+    }
     if ((o->clusterWorker || o->clusterSet) && !o->input.isEmpty()) {
         *error =
             QStringLiteral("--worker and --cluster-set take no --input (the coordinator feeds the list)");

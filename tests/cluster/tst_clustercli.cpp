@@ -367,6 +367,46 @@ private Q_SLOTS:
             QVERIFY(waitFinished(*worker, 10000));
     }
 
+    // SIGTERM to a worker mid-request: it aborts its requests, hands its leases back at once (not after they
+    // expire) and exits 130; another worker then finishes the crawl.
+    void terminatedWorkerHandsItsLeasesBack() {
+        TestSite site;
+        const QString a = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
+        const QByteArray list = site.urlList(a, 8, QStringLiteral("/a%1?ms=2000"));
+        const QString crawl = QStringLiteral("term");
+        const QString csv = m_dir.filePath(QStringLiteral("term.csv"));
+        auto coordinator = startCoordinator(crawl, list, csv,
+                                            {QStringLiteral("--per-host"), QStringLiteral("4"),
+                                             QStringLiteral("--interval-ms"), QStringLiteral("0")});
+        QVERIFY(coordinator);
+        auto leaving = startWorker(crawl);
+        QVERIFY(QTest::qWaitFor([&] { return site.hostRecord(a).inFlight == 4; }, 30000));
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawl);
+        QCOMPARE(queue.counts().leased, 4);
+        leaving->process->terminate();
+        QVERIFY(waitFinished(*leaving, 10000));
+        QCOMPARE(leaving->process->exitStatus(), QProcess::NormalExit);
+        QVERIFY2(leaving->process->exitCode() == 130, leaving->err.constData());
+        // Handed back before the process ended: nothing is leased, nothing waits for an expiry.
+        QCOMPARE(queue.counts().leased, 0);
+        QCOMPARE(queue.counts().expired, 0);
+
+        QElapsedTimer since;
+        since.start();
+        auto finisher = startWorker(crawl);
+        QVERIFY2(waitFinished(*coordinator, 60000), coordinator->err.constData());
+        QVERIFY2(coordinator->process->exitCode() == 0, coordinator->err.constData());
+        // Sooner than the 10 s a lease would have taken to expire: 2 rounds of 2 s.
+        QVERIFY2(since.elapsed() < 9000, qPrintable(QString::number(since.elapsed())));
+        QVERIFY(waitFinished(*finisher, 10000));
+        int count = 0;
+        const QHash<QString, QStringList> rows = rowsOf(csv, &count);
+        QCOMPARE(count, 8);
+        for (const QStringList &row : rows)
+            QCOMPARE(row[clitest::OutcomeCol], QStringLiteral("ok"));
+    }
+
     // The password never reaches the output, and rediss:// is refused with the reason.
     void passwordNeverPrintedAndTlsRefused() {
         const clitest::Run bad = clitest::runCli(

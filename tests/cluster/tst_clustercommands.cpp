@@ -120,6 +120,8 @@ private Q_SLOTS:
         row("worker with input", "--headless --worker --cluster URL --input l.txt", "take no --input");
         row("cluster with store", "--headless --input l --cluster URL --crawl c --store s.db",
             "does not go with");
+        row("summary json", "--headless --input l --cluster URL --crawl c --summary-json s.json",
+            "not written");
         row("set and worker", "--headless --worker --cluster-set --cluster URL --crawl c", "separate jobs");
     }
     void clusterFlags() {
