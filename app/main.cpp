@@ -1,4 +1,6 @@
 // crawlscope: the window, the headless command line and the demo. Everything else lives in the libraries.
+#include "clustercoordinator.h"
+#include "clusterworkerrunner.h"
 #include "commandline.h"
 #include "engine/crawlengine.h"
 #include "headlessrunner.h"
@@ -108,8 +110,14 @@ int main(int argc, char **argv) {
     if (options.demo)
         return demo::runHeadlessDemo(options);
 #endif
+    if (options.clusterWorker)
+        return crawl::runClusterWorker(options);
+    if (options.clusterSet)
+        return crawl::runClusterSet(options);
     const crawl::InputSource input = options.input == QLatin1String("-")
                                          ? crawl::InputSource::fromStdin()
                                          : crawl::InputSource::fromFile(options.input);
+    if (!options.clusterUrl.isEmpty())
+        return crawl::runClusterCoordinator(options, input);
     return crawl::runHeadless(options, input);
 }

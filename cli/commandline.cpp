@@ -88,6 +88,17 @@ const Flag kFlags[] = {
     {"sync", "normal|full",
      "Journal durability: normal survives a crash of the process; full also survives a power loss, at "
      "a cost per commit (default normal)."},
+    {"cluster", "redis://HOST:PORT/DB",
+     "A shared crawl in Redis (docs/cluster.md): with --input and --crawl, coordinate it (create, feed, "
+     "collect the rows); with --worker, fetch for it. The password comes from the URL or "
+     "CRAWLSCOPE_REDIS_PASSWORD and is never printed."},
+    {"crawl", "NAME", "The shared crawl's name (letters, digits, '.', '_', '-')."},
+    {"worker", nullptr,
+     "With --headless --cluster: take URLs from the crawl (--crawl, or any unfinished one) and fetch them "
+     "under the shared limits, --concurrency at a time, until it is finished."},
+    {"cluster-set", nullptr,
+     "With --cluster and --crawl: change the shared crawl's limits (--concurrency, --per-host, "
+     "--interval-ms, --host-limit, --retries) for every worker, then exit."},
     {"version", nullptr, "Print the version and exit."},
     {"help", nullptr, "Print this help and exit."},
 };
@@ -266,6 +277,55 @@ bool parseQualityOptions(const QCommandLineParser &parser, CrawlQuality *quality
     return true;
 }
 
+// --cluster, --crawl, --worker, --cluster-set: which cluster job, and the flags that cannot go with it.
+bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o, QString *error) {
+    o->clusterUrl = parser.value(QStringLiteral("cluster"));
+    o->crawlName = parser.value(QStringLiteral("crawl"));
+    o->clusterWorker = parser.isSet(QStringLiteral("worker"));
+    o->clusterSet = parser.isSet(QStringLiteral("cluster-set"));
+    const bool cluster = parser.isSet(QStringLiteral("cluster"));
+    if (!cluster) {
+        if (o->clusterWorker || o->clusterSet || parser.isSet(QStringLiteral("crawl"))) {
+            *error =
+                QStringLiteral("--worker, --cluster-set and --crawl need --cluster redis://HOST:PORT/DB");
+            return false;
+        }
+        return true;
+    }
+    if (o->clusterWorker && o->clusterSet) {
+        *error = QStringLiteral("--worker and --cluster-set are separate jobs: give one of them");
+        return false;
+    }
+    if (!o->store.isEmpty() || !o->resume.isEmpty() || !o->exportStore.isEmpty() || o->demo) {
+        *error = QStringLiteral("--cluster does not go with --store, --resume, --export or --demo");
+        return false;
+    }
+    if (!o->summaryJson.isEmpty()) {
+        *error = QStringLiteral("--summary-json is not written for a --cluster crawl yet");
+        return false;
+    }
+    if ((o->clusterWorker || o->clusterSet) && !o->input.isEmpty()) {
+        *error =
+            QStringLiteral("--worker and --cluster-set take no --input (the coordinator feeds the list)");
+        return false;
+    }
+    if (o->clusterWorker && !parser.isSet(QStringLiteral("headless"))) {
+        *error = QStringLiteral("--worker runs headless: add --headless");
+        return false;
+    }
+    if (!o->clusterWorker && o->crawlName.isEmpty()) {
+        *error = QStringLiteral("--cluster needs --crawl NAME (which shared crawl)");
+        return false;
+    }
+    if (!o->clusterWorker && !o->clusterSet && !parser.isSet(QStringLiteral("headless"))) {
+        *error = QStringLiteral("--cluster with --input runs headless: add --headless");
+        return false;
+    }
+    if (o->clusterSet)
+        o->mode = CommandLineOptions::Mode::Headless;
+    return true;
+}
+
 } // namespace
 
 QString versionText() {
@@ -440,7 +500,8 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
         QStringLiteral("headless"), QStringLiteral("demo"),         QStringLiteral("input"),
         QStringLiteral("output"),   QStringLiteral("summary-json"), QStringLiteral("quiet"),
         QStringLiteral("store"),    QStringLiteral("resume"),       QStringLiteral("export"),
-        QStringLiteral("help"),     QStringLiteral("version")};
+        QStringLiteral("help"),     QStringLiteral("version"),      QStringLiteral("cluster"),
+        QStringLiteral("crawl"),    QStringLiteral("worker"),       QStringLiteral("cluster-set")};
     for (const Flag &flag : kFlags) {
         const QString name = flagName(flag);
         if (notCrawlFlags.contains(name) || !parser.isSet(name))
@@ -522,6 +583,12 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
             return result;
         }
         o.syncFull = sync == QLatin1String("full");
+    }
+    if (!parseClusterOptions(parser, &o, &error))
+        return result;
+    if (o.clusterWorker || o.clusterSet) {
+        result.ok = true;
+        return result;
     }
     const int journalModes =
         int(!o.store.isEmpty()) + int(!o.resume.isEmpty()) + int(!o.exportStore.isEmpty());

@@ -28,6 +28,12 @@ struct CommandLineOptions {
     // rebuild them (outputs, --input and the journal flags themselves are not part of it).
     QStringList crawlArguments;
     QStringList explicitFlags; // flags given on the command line (so --demo can pick its own defaults)
+    // --cluster (docs/cluster.md): the Redis URL as given (parsed by the runner: the password may come
+    // from the environment), the crawl's name, and which cluster job.
+    QString clusterUrl;
+    QString crawlName;
+    bool clusterWorker = false; // --worker
+    bool clusterSet = false;    // --cluster-set
     int fetchThreads = 2;
     CrawlLimits limits;
     FetchPolicy policy;

@@ -86,6 +86,15 @@ QMap<QString, QString> ClusterQueue::settings() {
     return out;
 }
 
+bool ClusterQueue::setSetting(const QString &key, const QString &value) {
+    const RedisReply reply = m_connection.command(
+        {QByteArrayLiteral("HSET"), m_prefix + "meta", "s_" + key.toUtf8(), value.toUtf8()},
+        RedisConnection::Replay::AfterReconnect);
+    if (reply.isError())
+        m_lastError = errorText(reply);
+    return !reply.isError();
+}
+
 EnqueueResult ClusterQueue::enqueue(const QList<ClusterUrl> &urls, const QByteArray &batchId,
                                     std::optional<qint64> nowMs) {
     QList<QByteArray> args{batchId, timeArg(nowMs)};
@@ -176,9 +185,19 @@ AckResult ClusterQueue::acknowledge(const QByteArray &owner, const QByteArray &l
 
 RenewResult ClusterQueue::retryLater(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
                                      std::optional<qint64> nowMs) {
-    const RedisReply reply =
-        m_connection.evalScript(ClusterScripts::retryLater(), {m_prefix},
-                                {owner, leaseId, QByteArray::number(notBeforeMs), timeArg(nowMs)});
+    return endLease(owner, leaseId, notBeforeMs, true, nowMs);
+}
+
+RenewResult ClusterQueue::giveBack(const QByteArray &owner, const QByteArray &leaseId,
+                                   std::optional<qint64> nowMs) {
+    return endLease(owner, leaseId, 0, false, nowMs);
+}
+
+RenewResult ClusterQueue::endLease(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
+                                   bool attempted, std::optional<qint64> nowMs) {
+    const RedisReply reply = m_connection.evalScript(
+        ClusterScripts::retryLater(), {m_prefix},
+        {owner, leaseId, QByteArray::number(notBeforeMs), timeArg(nowMs), attempted ? "1" : "0"});
     RenewResult result;
     if (reply.isError() || reply.elements.isEmpty()) {
         result.error = m_lastError = errorText(reply);

@@ -39,6 +39,8 @@ public:
     // Every crawl created in this Redis database (sorted), for a worker started without --crawl.
     static QStringList crawlNames(RedisConnection &connection, QString *error = nullptr);
     QMap<QString, QString> settings();
+    // Adds or replaces one setting (e.g. the coordinator's "input complete" mark).
+    bool setSetting(const QString &key, const QString &value);
 
     // Adds URLs in one atomic batch. batchId names the batch so a replay after a reconnect adds nothing
     // twice.
@@ -55,6 +57,10 @@ public:
     // A retry: ends the lease without a result; the URL joins its host's queue again at notBeforeMs.
     RenewResult retryLater(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
                            std::optional<qint64> nowMs = {});
+    // A lease the worker did not use (no request was sent): the URL is queued again at once and the attempt
+    // the lease counted is taken back. The host's start interval stays spent (the grant happened).
+    RenewResult giveBack(const QByteArray &owner, const QByteArray &leaseId,
+                         std::optional<qint64> nowMs = {});
     // Reclaims up to `limit` expired leases; returns how many, or -1 on error. lease() does this too.
     int expireLeases(int limit = 1000, std::optional<qint64> nowMs = {});
 
@@ -79,6 +85,9 @@ public:
     QString lastError() const { return m_lastError; }
 
 private:
+    RenewResult endLease(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
+                         bool attempted, std::optional<qint64> nowMs);
+
     QByteArray m_prefix;
     QString m_crawlName;
     RedisConnection &m_connection;

@@ -431,8 +431,9 @@ return {1, sid}
     return script;
 }
 
-// ARGV: owner, lease id, not-before ms, now. Ends the lease without a result: the URL waits out its retry
-// delay (without holding any slot) and then joins its host's queue again. {1} or {0, reason}
+// ARGV: owner, lease id, not-before ms, now, attempted ("0": nothing was sent, the lease's attempt is taken
+// back). Ends the lease without a result: the URL waits out its retry delay (without holding any slot) and
+// then joins its host's queue again. {1} or {0, reason}
 const RedisScript &retryLater() {
     static const RedisScript script = withPrelude(R"lua(
 local owner, lease = ARGV[1], ARGV[2]
@@ -444,6 +445,7 @@ redis.call('ZREM', P .. 'leases', lease)
 redis.call('HSET', P .. 'l:' .. lease, 'state', 'released')
 redis.call('PEXPIRE', P .. 'l:' .. lease, 3600000)
 redis.call('HSET', P .. 'u:' .. id, 'state', 'delayed', 'lease', '')
+if ARGV[5] == '0' then redis.call('HINCRBY', P .. 'u:' .. id, 'attempts', -1) end
 redis.call('ZADD', P .. 'delayed', math.max(now, tonumber(ARGV[3])), id)
 counts('leased', -1, 'delayed', 1)
 budget_finish(host, lease, now)

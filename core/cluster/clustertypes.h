@@ -86,6 +86,9 @@ struct ClusterLease {
     qint64 line = 0;
     qint64 expiresMs = 0;
     int hostInFlight = 0; // the host's grants in flight, this one included, as the server counted them
+    // Steady clock (ns) when the lease call that granted it was sent: the grant is at most this old plus the
+    // time since, whatever the clocks of the machines say. A worker that gets a lease late does not send it.
+    qint64 askedAtSteadyNs = 0;
 };
 
 struct LeaseResult {

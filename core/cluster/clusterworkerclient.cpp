@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <chrono>
 
 namespace crawl {
 
@@ -25,6 +26,7 @@ ClusterWorkerClient::ClusterWorkerClient(Settings settings, QObject *parent)
     qRegisterMetaType<ClusterLease>();
     qRegisterMetaType<QList<ClusterLease>>();
     qRegisterMetaType<QList<QPair<QByteArray, QByteArray>>>();
+    qRegisterMetaType<QMap<QString, QString>>();
 }
 
 ClusterWorkerClient::~ClusterWorkerClient() = default;
@@ -35,7 +37,15 @@ QByteArray ClusterWorkerClient::makeWorkerId() {
            QByteArray::number(QRandomGenerator::system()->generate(), 16);
 }
 
+quint64 ClusterWorkerClient::roundTrips() const {
+    return m_connection ? m_connection->roundTrips() : 0;
+}
+
 void ClusterWorkerClient::start() {
+    if (m_connection) { // called again: the crawl did not exist yet
+        startOnConnection();
+        return;
+    }
     m_clock.start();
     RedisConnection::Options options;
     options.clientName = m_settings.workerId;
@@ -52,21 +62,28 @@ void ClusterWorkerClient::start() {
     m_limitsTimer = new QTimer(this);
     m_limitsTimer->setInterval(m_settings.limitsPollIntervalMs);
     connect(m_limitsTimer, &QTimer::timeout, this, &ClusterWorkerClient::pollLimits);
+    startOnConnection();
+}
 
+void ClusterWorkerClient::startOnConnection() {
     // A worker pointed at a crawl that does not exist would otherwise just see "nothing queued" forever.
     if (!m_queue->crawlExists()) {
+        if (m_queue->lastError().isEmpty())
+            Q_EMIT crawlMissing();
         Q_EMIT problem(m_queue->lastError().isEmpty()
                            ? QStringLiteral("no crawl named \"%1\" in %2")
                                  .arg(m_settings.crawlName, m_settings.url.redacted())
                            : m_queue->lastError());
         return;
     }
+    const QMap<QString, QString> settings = m_queue->settings();
     const std::optional<ClusterLimits> limits = m_budget->limits();
     if (!limits) {
         Q_EMIT problem(m_budget->lastError());
         return;
     }
     m_limitsVersion = limits->version;
+    Q_EMIT settingsRead(settings);
     sendHeartbeat();
     m_renewTimer->start();
     m_heartbeatTimer->start();
@@ -89,6 +106,9 @@ void ClusterWorkerClient::requestLeases(int count) {
     QList<ClusterLease> leases;
     qint64 askAgainInMs = -1;
     while (leases.size() < count) {
+        const qint64 askedAtNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now().time_since_epoch())
+                                     .count();
         const LeaseResult result = m_queue->lease(m_settings.workerId, nextLeaseId(), m_settings.leaseTtlMs);
         if (!result.error.isEmpty()) {
             Q_EMIT problem(result.error);
@@ -101,12 +121,14 @@ void ClusterWorkerClient::requestLeases(int count) {
         }
         m_held.insert(result.lease->leaseId, result.lease->host);
         leases.append(*result.lease);
+        leases.last().askedAtSteadyNs = askedAtNs;
     }
     Q_EMIT leased(leases, askAgainInMs);
 }
 
 void ClusterWorkerClient::acknowledge(const QByteArray &leaseId,
                                       const QList<QPair<QByteArray, QByteArray>> &resultFields) {
+    finishHop(leaseId); // the request is over: its hop's slot frees with it
     const AckResult result = m_queue->acknowledge(m_settings.workerId, leaseId, resultFields);
     if (!result.error.isEmpty()) {
         // The lease stays held (and renewed): acknowledging again with the same id is safe.
@@ -124,6 +146,7 @@ void ClusterWorkerClient::acknowledge(const QByteArray &leaseId,
 }
 
 void ClusterWorkerClient::retryLater(const QByteArray &leaseId, qint64 notBeforeMs) {
+    finishHop(leaseId);
     const RenewResult result = m_queue->retryLater(m_settings.workerId, leaseId, notBeforeMs);
     if (!result.error.isEmpty()) {
         Q_EMIT problem(result.error);
@@ -134,12 +157,79 @@ void ClusterWorkerClient::retryLater(const QByteArray &leaseId, qint64 notBefore
         Q_EMIT leaseLost(leaseId, result.refusal);
 }
 
+void ClusterWorkerClient::tryStartHop(const QByteArray &leaseId, const QString &host) {
+    const qint64 askedAtNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now().time_since_epoch())
+                                 .count();
+    finishHop(leaseId);
+    const StartDecision decision = m_budget->tryStart(host, leaseId + ":hop", m_settings.leaseTtlMs);
+    if (!decision.error.isEmpty()) {
+        Q_EMIT problem(decision.error);
+        Q_EMIT hopDecision(leaseId, false, kMaxPollMs, askedAtNs);
+        return;
+    }
+    if (decision.granted)
+        m_hops.insert(leaseId, host);
+    const qint64 askAgainInMs =
+        decision.granted ? 0 : std::clamp(decision.atMs - decision.serverNowMs, kMinPollMs, kMaxPollMs);
+    Q_EMIT hopDecision(leaseId, decision.granted, askAgainInMs, askedAtNs);
+}
+
+void ClusterWorkerClient::finishHop(const QByteArray &leaseId) {
+    const auto it = m_hops.constFind(leaseId);
+    if (it == m_hops.constEnd())
+        return;
+    // False when it had expired already: nothing to give back either way.
+    m_budget->finished(it.value(), leaseId + ":hop");
+    m_hops.erase(it);
+}
+
+void ClusterWorkerClient::giveBack(const QByteArray &leaseId) {
+    const RenewResult result = m_queue->giveBack(m_settings.workerId, leaseId);
+    if (!result.error.isEmpty()) {
+        Q_EMIT problem(result.error); // it expires instead
+        return;
+    }
+    m_held.remove(leaseId);
+}
+
 void ClusterWorkerClient::pauseHost(const QString &host, qint64 untilMs) {
     if (!m_budget->pauseHost(host, untilMs))
         Q_EMIT problem(m_budget->lastError());
 }
 
+void ClusterWorkerClient::releaseAll() {
+    const QList<QByteArray> hops = m_hops.keys();
+    for (const QByteArray &leaseId : hops)
+        finishHop(leaseId);
+    const QList<QByteArray> held = m_held.keys();
+    for (const QByteArray &leaseId : held) {
+        // notBefore 0: the server's now. Redis unreachable: the lease expires on its own instead.
+        const RenewResult result = m_queue->retryLater(m_settings.workerId, leaseId, 0);
+        if (!result.error.isEmpty()) {
+            Q_EMIT problem(result.error);
+            break;
+        }
+        m_held.remove(leaseId);
+    }
+    stop();
+}
+
+void ClusterWorkerClient::checkCrawlState() {
+    const QMap<QString, QString> settings = m_queue->settings();
+    const ClusterCounts counts = m_queue->counts();
+    if (!counts.error.isEmpty()) {
+        Q_EMIT problem(counts.error);
+        return;
+    }
+    const bool inputComplete = settings.value(QStringLiteral("input_complete")) == QLatin1String("1");
+    Q_EMIT crawlState(inputComplete, inputComplete && counts.queued == 0 && counts.leased == 0 &&
+                                         counts.delayed == 0 && counts.done >= counts.enqueued);
+}
+
 void ClusterWorkerClient::renewLeases() {
+    for (auto it = m_hops.cbegin(); it != m_hops.cend(); ++it)
+        m_budget->renew(it.value(), it.key() + ":hop", m_settings.leaseTtlMs);
     const QList<QByteArray> held = m_held.keys();
     for (const QByteArray &leaseId : held) {
         const RenewResult result = m_queue->renew(m_settings.workerId, leaseId, m_settings.leaseTtlMs);
@@ -148,6 +238,7 @@ void ClusterWorkerClient::renewLeases() {
             return; // Redis unreachable: try again at the next tick (the leases may still be alive)
         }
         if (!result.renewed) {
+            finishHop(leaseId);
             m_held.remove(leaseId);
             Q_EMIT leaseLost(leaseId, result.refusal);
         }

@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QPair>
 #include <QString>
@@ -49,22 +50,41 @@ public:
     // "<host name>-<pid>-<random>": unique enough that two processes never share lease ids.
     static QByteArray makeWorkerId();
 
+    // Round trips to Redis so far (for the benchmark); call on the client's thread.
+    quint64 roundTrips() const;
+
     static constexpr qint64 kMinPollMs = 10;
     static constexpr qint64 kMaxPollMs = 250;
 
 public Q_SLOTS:
-    // Emits started(), or problem() when Redis cannot be reached or the crawl does not exist.
+    // Emits started(), or problem() when Redis cannot be reached or the crawl does not exist (then also
+    // crawlMissing(): calling start() again later is how a worker waits for its coordinator).
     void start();
     void stop();
     // Up to `count` leases (fewer, or none, when no host may start). Emits leased().
     void requestLeases(int count);
     void acknowledge(const QByteArray &leaseId, const QList<QPair<QByteArray, QByteArray>> &resultFields);
     void retryLater(const QByteArray &leaseId, qint64 notBeforeMs);
+    // A lease that was not used (nothing sent): back to its host's queue, its attempt not counted.
+    void giveBack(const QByteArray &leaseId);
     // Retry-After on a host: every worker's next start there waits until untilMs (server clock).
     void pauseHost(const QString &host, qint64 untilMs);
+    // A redirect hop to another host than the lease's: that host's budget (in flight, interval, pause) must
+    // allow it too. Emits hopDecision(); a granted hop holds its slot (renewed with the leases) until
+    // finishHop(). One hop grant per lease at a time.
+    void tryStartHop(const QByteArray &leaseId, const QString &host);
+    void finishHop(const QByteArray &leaseId);
+    // A worker going away: every held lease goes back to its host's queue at once (attempt counted).
+    void releaseAll();
+    // Emits crawlState().
+    void checkCrawlState();
 
 Q_SIGNALS:
     void started(const crawl::ClusterLimits &limits);
+    // Emitted by start() before started(): the crawl's settings (the coordinator's flags among them).
+    void settingsRead(const QMap<QString, QString> &settings);
+    // inputComplete: the coordinator has enqueued its whole list; finished: and every URL has its result.
+    void crawlState(bool inputComplete, bool finished);
     // askAgainInMs: when nothing (more) could be leased, when to ask again: the time until a host may start,
     // kept within [kMinPollMs, kMaxPollMs] (a slot freed elsewhere is noticed within kMaxPollMs; a full
     // global cap does not turn into a busy loop). -1: nothing is queued or waiting for a retry.
@@ -73,8 +93,12 @@ Q_SIGNALS:
     void leaseLost(const QByteArray &leaseId, const QString &reason);
     void limitsChanged(const crawl::ClusterLimits &limits);
     void problem(const QString &error); // Redis unreachable or refused; the text never holds the password
+    void crawlMissing();
+    // askedAtSteadyNs: when the grant was asked for (steady clock), like ClusterLease::askedAtSteadyNs.
+    void hopDecision(const QByteArray &leaseId, bool granted, qint64 askAgainInMs, qint64 askedAtSteadyNs);
 
 private:
+    void startOnConnection();
     void renewLeases();
     void sendHeartbeat();
     void pollLimits();
@@ -88,6 +112,8 @@ private:
     QTimer *m_heartbeatTimer = nullptr;
     QTimer *m_limitsTimer = nullptr;
     QHash<QByteArray, QString> m_held; // lease id -> host, while the request runs
+    QHash<QByteArray, QString>
+        m_hops; // lease id -> host of its granted redirect hop (grant id: lease + ":hop")
     qint64 m_leaseCounter = 0;
     qint64 m_limitsVersion = -1;
     std::deque<qint64> m_ackTimes; // monotonic ms of recent accepted acks, for the rate in the heartbeat

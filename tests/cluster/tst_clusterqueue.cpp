@@ -296,6 +296,23 @@ private Q_SLOTS:
         QVERIFY(!queue.acknowledge("A", "A:1", kOkResult, 4'100).accepted); // the released lease
     }
 
+    // A worker that got a lease too late to send it in time gives it back: queued again at once, and the
+    // attempt the lease counted is taken back (a replay of the give-back takes nothing more).
+    void aLeaseGivenBackUnusedDoesNotCountAnAttempt() {
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawlName());
+        QVERIFY(queue.createCrawl({}));
+        QVERIFY(ClusterHostBudget(connection, crawlName()).setLimits({10, 1, 0, 0, 0}));
+        queue.enqueue({clusterUrl(QStringLiteral("http://h.test/late"), 1)}, "b", 0);
+        QVERIFY(queue.lease("A", "A:1", 5'000, 1'000).lease);
+        QVERIFY(queue.giveBack("A", "A:1", 1'010).renewed);
+        QVERIFY(!queue.giveBack("A", "A:1", 1'011).renewed);
+        const LeaseResult again = queue.lease("B", "B:1", 5'000, 1'020);
+        QVERIFY(again.lease);
+        QCOMPARE(again.lease->url, QStringLiteral("http://h.test/late"));
+        QCOMPARE(again.lease->attempts, 1);
+    }
+
     void aUrlThatKeepsLosingWorkersEndsWithATerminalResult() {
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawlName());

@@ -1,0 +1,368 @@
+#include "clustercoordinator.h"
+
+#include "cluster/clusterhostbudget.h"
+#include "cluster/clusterqueue.h"
+#include "cluster/clusterresultcodec.h"
+#include "cluster/redisconnection.h"
+#include "clusterlimits.h"
+#include "headlessrunner.h"
+#include "input/urllistreader.h"
+#include "output/csvwriter.h"
+#include "outputfiles.h"
+#include "signalwatcher.h"
+#include "stderrline.h"
+
+#include <QDateTime>
+#include <QEventLoop>
+#include <QIODevice>
+
+namespace crawl {
+
+namespace {
+
+constexpr int kTickMs = 50;
+constexpr int kEnqueueBatch = 500;
+constexpr int kLinesPerTick = 5000;
+constexpr int kResultsPerRead = 1000;
+
+void say(const QString &what) {
+    printStderrLine(QStringLiteral("crawlscope: ") + what);
+}
+
+std::optional<RedisUrl> parseClusterUrl(const QString &text) {
+    const RedisUrlParse url =
+        parseRedisUrl(text, qEnvironmentVariableIsSet(RedisUrl::kPasswordVariable)
+                                ? std::optional<QString>(qEnvironmentVariable(RedisUrl::kPasswordVariable))
+                                : std::nullopt);
+    if (!url.error.isEmpty()) {
+        say(QStringLiteral("--cluster: %1").arg(url.error));
+        return std::nullopt;
+    }
+    if (url.url->tls) {
+        say(QStringLiteral(
+                "--cluster %1: rediss:// (TLS) is not available in this build (Debian 12's hiredis "
+                "0.14 has no TLS); reach the server through a TLS tunnel ending on loopback")
+                .arg(url.url->redacted()));
+        return std::nullopt;
+    }
+    return url.url;
+}
+
+bool applyLimits(ClusterHostBudget &budget, const CommandLineOptions &options, const ClusterLimits &base,
+                 const QStringList &given, qint64 *version) {
+    const std::optional<qint64> set =
+        budget.setLimits(clusterLimitsFor(options.limits, options.policy, base, given));
+    if (!set)
+        return false;
+    *version = *set;
+    if (given.isEmpty() || given.contains(QLatin1String("host-limit"))) {
+        const QHash<QString, ClusterHostOverride> overrides = clusterHostOverridesFor(options.limits);
+        for (auto it = overrides.cbegin(); it != overrides.cend(); ++it) {
+            const std::optional<qint64> v = budget.setHostOverride(it.key(), it->inFlight, it->intervalMs);
+            if (!v)
+                return false;
+            *version = *v;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+ClusterCoordinator::ClusterCoordinator(const CommandLineOptions &options, const RedisUrl &url,
+                                       QObject *parent)
+    : QObject(parent)
+    , m_options(options)
+    , m_url(url) {
+    m_tickTimer.setInterval(kTickMs);
+    connect(&m_tickTimer, &QTimer::timeout, this, &ClusterCoordinator::tick);
+}
+
+ClusterCoordinator::~ClusterCoordinator() = default;
+
+int ClusterCoordinator::run(const InputSource &input) {
+    QString error;
+    if (!input.check(&error)) {
+        say(error);
+        return ExitUsage;
+    }
+    const QString csvPath = m_options.output.isEmpty() ? QStringLiteral("-") : m_options.output;
+    m_outputs = std::make_unique<OutputFiles>();
+    if (!m_outputs->open(input, csvPath, QString(), &error)) {
+        say(error);
+        return ExitUsage;
+    }
+    m_inputDevice = input.open(&error);
+    if (!m_inputDevice) {
+        say(error);
+        m_outputs->discard();
+        return ExitUsage;
+    }
+    m_reader = std::make_unique<UrlListReader>(m_inputDevice.get());
+
+    RedisConnection::Options connectionOptions;
+    connectionOptions.clientName = "coordinator-" + m_options.crawlName.toUtf8();
+    m_connection = std::make_unique<RedisConnection>(m_url, connectionOptions);
+    if (!m_connection->connect()) {
+        say(QStringLiteral("cannot reach Redis at %1: %2").arg(m_url.redacted(), m_connection->lastError()));
+        m_outputs->discard();
+        return ExitUsage;
+    }
+    m_queue = std::make_unique<ClusterQueue>(*m_connection, m_options.crawlName);
+    // The workers read the crawl's fetch flags from here (timeouts, retries, headers, user agent).
+    if (!m_queue->createCrawl(
+            {{QStringLiteral("cli.arguments"), m_options.crawlArguments.join(QLatin1Char('\n'))},
+             {QStringLiteral("input"), input.displayName()},
+             {QStringLiteral("input_complete"), QStringLiteral("0")}})) {
+        say(QStringLiteral("%1 (%2): choose a new --crawl name").arg(m_queue->lastError(), m_url.redacted()));
+        m_outputs->discard();
+        return ExitUsage;
+    }
+    ClusterHostBudget budget(*m_connection, m_options.crawlName);
+    qint64 version = 0;
+    if (!applyLimits(budget, m_options, ClusterLimits{}, {}, &version)) {
+        say(QStringLiteral("cannot set the crawl's limits: %1").arg(budget.lastError()));
+        m_outputs->discard();
+        return ExitUsage;
+    }
+    m_writer = std::make_unique<ResultCsvWriter>(m_outputs->csv().device());
+    if (!m_writer->writeHeader() || !m_writer->flush()) {
+        say(QStringLiteral("cannot write %1: %2")
+                .arg(m_outputs->csv().displayName(), m_writer->errorString()));
+        m_outputs->discard();
+        return ExitOutputFailed;
+    }
+    say(QStringLiteral("coordinating crawl \"%1\" at %2; start workers with: crawlscope --headless --worker "
+                       "--cluster %2 --crawl %1")
+            .arg(m_options.crawlName, m_url.redacted()));
+
+    SignalWatcher watcher(ExitInterrupted);
+    connect(&watcher, &SignalWatcher::interrupted, this, [this](int) {
+        if (m_interrupted)
+            return;
+        m_interrupted = true;
+        say(QStringLiteral("interrupted; writing the %1 rows collected so far (the crawl stays in Redis: its "
+                           "workers go on)")
+                .arg(m_writer->rowsWritten()));
+        end(ExitInterrupted);
+    });
+    QEventLoop loop;
+    m_loop = &loop;
+    m_sinceProgress.start();
+    m_tickTimer.start();
+    QMetaObject::invokeMethod(this, &ClusterCoordinator::tick, Qt::QueuedConnection);
+    loop.exec();
+    m_loop = nullptr;
+
+    if (m_exitCode == ExitOutputFailed || m_exitCode == ExitUsage) {
+        m_outputs->discard();
+        return m_exitCode;
+    }
+    if (!m_outputs->csv().commit(&error)) {
+        say(error);
+        m_outputs->discard();
+        return ExitOutputFailed;
+    }
+    if (!m_outputs->csv().isStdout())
+        say(QStringLiteral("%1 rows written to %2")
+                .arg(m_writer->rowsWritten())
+                .arg(m_outputs->csv().path()));
+    if (m_repeatedResults > 0)
+        say(QStringLiteral("%1 repeated results were dropped (one row per URL kept)").arg(m_repeatedResults));
+    return m_exitCode;
+}
+
+void ClusterCoordinator::tick() {
+    if (!m_loop || m_exitCode != 0)
+        return;
+    if (!feed() || !collect())
+        return;
+    if (m_sinceProgress.elapsed() >= 1000) {
+        printProgress(false);
+        m_sinceProgress.restart();
+    }
+    if (m_inputDone && m_writer->rowsWritten() >= m_expectedRows) {
+        printProgress(true);
+        end(ExitOk);
+    }
+}
+
+bool ClusterCoordinator::feed() {
+    if (m_inputDone)
+        return true;
+    QList<ClusterUrl> batch;
+    QList<CrawlResult> invalidRows;
+    qint64 firstLine = -1;
+    const auto send = [&]() {
+        if (batch.isEmpty())
+            return true;
+        // The batch id is its first line: a replay after a reconnect adds nothing twice.
+        const EnqueueResult result = m_queue->enqueue(batch, "line-" + QByteArray::number(firstLine));
+        if (!result.error.isEmpty()) {
+            say(QStringLiteral("cannot enqueue in %1: %2").arg(m_url.redacted(), result.error));
+            end(ExitUsage);
+            return false;
+        }
+        m_expectedRows += result.added;
+        m_duplicates += result.duplicates;
+        batch.clear();
+        firstLine = -1;
+        return true;
+    };
+    for (int n = 0; n < kLinesPerTick; ++n) {
+        const std::optional<InputLine> line = m_reader->next();
+        if (!line) {
+            if (m_reader->waitingForData())
+                break;
+            if (!send())
+                return false;
+            if (!m_reader->errorString().isEmpty()) {
+                say(QStringLiteral("reading the input failed: %1").arg(m_reader->errorString()));
+                end(ExitUsage);
+                return false;
+            }
+            if (!m_queue->setSetting(QStringLiteral("input_complete"), QStringLiteral("1"))) {
+                say(QStringLiteral("Redis at %1: %2").arg(m_url.redacted(), m_queue->lastError()));
+                end(ExitUsage);
+                return false;
+            }
+            m_inputDone = true;
+            break;
+        }
+        if (!line->normalized.ok()) {
+            CrawlResult row;
+            row.lineNumber = line->lineNumber;
+            row.url = line->raw;
+            row.outcome = Outcome::InvalidUrl;
+            row.error = line->normalized.error;
+            row.finishedAt = QDateTime::currentDateTimeUtc();
+            invalidRows.append(row);
+            continue;
+        }
+        if (firstLine < 0)
+            firstLine = line->lineNumber;
+        batch.append(
+            {line->normalized.text, line->normalized.text, line->normalized.hostKey, line->lineNumber});
+        if (batch.size() >= kEnqueueBatch && !send())
+            return false;
+    }
+    if (!m_inputDone && !send())
+        return false;
+    for (const CrawlResult &row : std::as_const(invalidRows)) {
+        if (!m_writer->write(row))
+            break;
+    }
+    m_invalid += invalidRows.size();
+    m_expectedRows += invalidRows.size();
+    if (!m_writer->flush()) {
+        say(QStringLiteral("cannot write results to %1: %2")
+                .arg(m_outputs->csv().displayName(), m_writer->errorString()));
+        end(ExitOutputFailed);
+        return false;
+    }
+    return true;
+}
+
+bool ClusterCoordinator::collect() {
+    for (int round = 0; round < 10; ++round) {
+        const QList<ClusterResultRecord> page = m_queue->readResults(m_lastStreamId, kResultsPerRead);
+        if (page.isEmpty()) {
+            const QString problem = m_queue->lastError();
+            if (!problem.isEmpty() && problem != m_lastProblem)
+                say(QStringLiteral("Redis at %1: %2 (retrying)").arg(m_url.redacted(), problem));
+            m_lastProblem = problem;
+            return true;
+        }
+        m_lastProblem.clear();
+        for (const ClusterResultRecord &record : page) {
+            const CrawlResult row = ClusterResultCodec::decode(record.fields);
+            if (m_seenIds.contains(row.id)) {
+                ++m_repeatedResults;
+                continue;
+            }
+            m_seenIds.insert(row.id);
+            if (!m_writer->write(row))
+                break;
+        }
+        if (!m_writer->flush() || !m_writer->errorString().isEmpty()) {
+            say(QStringLiteral("cannot write results to %1: %2")
+                    .arg(m_outputs->csv().displayName(), m_writer->errorString()));
+            end(ExitOutputFailed);
+            return false;
+        }
+        m_lastStreamId = page.last().streamId;
+        // Written: the stream need not keep them (it would otherwise hold every result of the crawl).
+        m_queue->trimResults(m_lastStreamId);
+        if (page.size() < kResultsPerRead)
+            return true;
+    }
+    return true;
+}
+
+void ClusterCoordinator::printProgress(bool last) {
+    if (m_options.quiet)
+        return;
+    const ClusterCounts counts = m_queue->counts();
+    qint64 serverNow = 0;
+    const QList<WorkerStatus> workers = m_queue->workers(&serverNow);
+    int alive = 0;
+    for (const WorkerStatus &worker : workers)
+        alive += isWorkerDead(worker, serverNow, 5000) ? 0 : 1;
+    say(QStringLiteral("crawl \"%1\"%2: %3/%4 rows, %5 queued, %6 in flight, %7 waiting to retry, %8 "
+                       "duplicates, %9 workers alive")
+            .arg(m_options.crawlName, last ? QStringLiteral(" finished") : QString())
+            .arg(m_writer->rowsWritten())
+            .arg(m_inputDone ? QString::number(m_expectedRows) : QStringLiteral("?"))
+            .arg(counts.queued)
+            .arg(counts.leased)
+            .arg(counts.delayed)
+            .arg(m_duplicates)
+            .arg(alive));
+}
+
+void ClusterCoordinator::end(int exitCode) {
+    m_exitCode = exitCode;
+    m_tickTimer.stop();
+    if (m_loop)
+        m_loop->quit();
+}
+
+int runClusterCoordinator(const CommandLineOptions &options, const InputSource &input) {
+    const std::optional<RedisUrl> url = parseClusterUrl(options.clusterUrl);
+    if (!url)
+        return ExitUsage;
+    ClusterCoordinator coordinator(options, *url);
+    return coordinator.run(input);
+}
+
+int runClusterSet(const CommandLineOptions &options) {
+    const std::optional<RedisUrl> url = parseClusterUrl(options.clusterUrl);
+    if (!url)
+        return ExitUsage;
+    RedisConnection connection(*url);
+    ClusterQueue queue(connection, options.crawlName);
+    if (!queue.crawlExists()) {
+        say(queue.lastError().isEmpty()
+                ? QStringLiteral("no crawl named \"%1\" in %2").arg(options.crawlName, url->redacted())
+                : QStringLiteral("Redis at %1: %2").arg(url->redacted(), queue.lastError()));
+        return ExitUsage;
+    }
+    ClusterHostBudget budget(connection, options.crawlName);
+    const std::optional<ClusterLimits> current = budget.limits();
+    qint64 version = 0;
+    if (!current || !applyLimits(budget, options, *current, options.explicitFlags, &version)) {
+        say(QStringLiteral("cannot change the limits: %1").arg(budget.lastError()));
+        return ExitUsage;
+    }
+    const std::optional<ClusterLimits> now = budget.limits();
+    if (now)
+        say(QStringLiteral("crawl \"%1\": limits version %2: %3 in flight, %4 per host, %5 ms apart")
+                .arg(options.crawlName)
+                .arg(now->version)
+                .arg(now->globalInFlight)
+                .arg(now->perHostInFlight)
+                .arg(userIntervalMs(now->intervalMs)));
+    return ExitOk;
+}
+
+} // namespace crawl

@@ -1,0 +1,43 @@
+#include "clusterlimits.h"
+
+#include <algorithm>
+
+namespace crawl {
+
+namespace {
+qint64 guarded(qint64 intervalMs) {
+    return intervalMs > 0 ? intervalMs + kClusterIntervalGuardMs : 0;
+}
+} // namespace
+
+ClusterLimits clusterLimitsFor(const CrawlLimits &limits, const FetchPolicy &policy, ClusterLimits base,
+                               const QStringList &given) {
+    const auto wanted = [&given](const char *flag) {
+        return given.isEmpty() || given.contains(QLatin1String(flag));
+    };
+    if (wanted("concurrency"))
+        base.globalInFlight = limits.globalInFlight;
+    if (wanted("per-host"))
+        base.perHostInFlight = limits.perHostInFlight;
+    if (wanted("interval-ms"))
+        base.intervalMs = guarded(limits.intervalMs);
+    // Leases lost to dead workers before a URL ends as network_error: its own retries plus two losses.
+    if (wanted("retries"))
+        base.maxAttempts = policy.maxRetries + 3;
+    return base;
+}
+
+QHash<QString, ClusterHostOverride> clusterHostOverridesFor(const CrawlLimits &limits) {
+    QHash<QString, ClusterHostOverride> out;
+    for (auto it = limits.hostOverrides.cbegin(); it != limits.hostOverrides.cend(); ++it) {
+        const qint64 interval = it->intervalMs < 0 ? limits.intervalMs : it->intervalMs;
+        out.insert(it.key(), {std::max(1, it->maxInFlight), guarded(interval)});
+    }
+    return out;
+}
+
+qint64 userIntervalMs(qint64 storedIntervalMs) {
+    return std::max<qint64>(0, storedIntervalMs - kClusterIntervalGuardMs);
+}
+
+} // namespace crawl

@@ -1,0 +1,588 @@
+#include "clusterworkerrunner.h"
+
+#include "cluster/clusterqueue.h"
+#include "cluster/clusterresultcodec.h"
+#include "cluster/clusterworkerclient.h"
+#include "cluster/redisconnection.h"
+#include "clusterlimits.h"
+#include "headlessrunner.h"
+#include "input/urlnormalizer.h"
+#include "policy/redirectsafety.h"
+#include "signalwatcher.h"
+#include "stderrline.h"
+
+#include <QDateTime>
+#include <QEventLoop>
+#include <QNetworkReply>
+#include <QRandomGenerator>
+#include <QTimeZone>
+
+#include <algorithm>
+#include <chrono>
+
+namespace crawl {
+
+namespace {
+
+constexpr qint64 kLeaseTtlMs = 10000; // renewed every third; a dead worker's URLs come back after this
+constexpr int kIdlePollMs = 250;      // nothing to lease: look again (new input, retries coming due)
+constexpr int kAckRetryMs = 500;      // Redis unreachable while acknowledging: the lease is renewed meanwhile
+constexpr int kMaxAckAttempts = 120;
+
+qint64 steadyNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+void say(const QString &what) {
+    printStderrLine(QStringLiteral("crawlscope: ") + what);
+}
+
+// The refusals of ClusterQueue::acknowledge: the result is not wanted (another worker has or will have
+// it). Anything else is Redis failing, and acknowledging again is safe.
+bool isRefusal(const QString &refusal) {
+    static const QStringList refusals = {QStringLiteral("expired"), QStringLiteral("foreign"),
+                                         QStringLiteral("unknown"), QStringLiteral("released"),
+                                         QStringLiteral("done"),    QStringLiteral("acked")};
+    return refusals.contains(refusal);
+}
+
+bool sameOrigin(const QUrl &a, const QUrl &b) {
+    return a.scheme() == b.scheme() && a.host() == b.host() && a.port(-1) == b.port(-1);
+}
+
+} // namespace
+
+QString pickClusterCrawl(const RedisUrl &url, QString *error) {
+    RedisConnection connection(url);
+    const QStringList names = ClusterQueue::crawlNames(connection, error);
+    if (!error->isEmpty())
+        return {};
+    for (const QString &name : names) {
+        ClusterQueue queue(connection, name);
+        const ClusterCounts counts = queue.counts();
+        const bool inputComplete =
+            queue.settings().value(QStringLiteral("input_complete")) == QLatin1String("1");
+        if (counts.error.isEmpty() && (!inputComplete || counts.done < counts.enqueued))
+            return name;
+    }
+    *error = names.isEmpty() ? QStringLiteral("no shared crawl in %1 yet").arg(url.redacted())
+                             : QStringLiteral("every shared crawl in %1 is finished").arg(url.redacted());
+    return {};
+}
+
+ClusterWorkerRunner::ClusterWorkerRunner(const CommandLineOptions &options, const RedisUrl &url,
+                                         QObject *parent)
+    : QObject(parent)
+    , m_options(options)
+    , m_url(url)
+    , m_crawlName(options.crawlName)
+    , m_workerId(ClusterWorkerClient::makeWorkerId()) {
+    m_concurrency =
+        options.explicitFlags.contains(QLatin1String("concurrency")) ? options.limits.globalInFlight : 16;
+    m_askTimer.setSingleShot(true);
+    connect(&m_askTimer, &QTimer::timeout, this, &ClusterWorkerRunner::askForWork);
+    m_deadlineTimer.setInterval(100);
+    connect(&m_deadlineTimer, &QTimer::timeout, this, [this] {
+        // The total time of a request hop (the idle timeout is QNAM's transfer timeout).
+        const qint64 now = steadyNs();
+        const qint64 totalNs = qint64(std::max(1, m_policy.totalTimeoutS)) * 1'000'000'000;
+        for (Flight &flight : m_flights) {
+            if (flight.reply && now - flight.hopStartNs > totalNs) {
+                flight.abortReason = AbortReason::TotalDeadline;
+                flight.reply->abort();
+            }
+        }
+    });
+    m_stateTimer.setInterval(kIdlePollMs);
+    connect(&m_stateTimer, &QTimer::timeout, this, [this] {
+        if (m_client && m_flights.isEmpty())
+            QMetaObject::invokeMethod(m_client, &ClusterWorkerClient::checkCrawlState, Qt::QueuedConnection);
+    });
+}
+
+ClusterWorkerRunner::~ClusterWorkerRunner() {
+    m_clientThread.quit();
+    m_clientThread.wait();
+}
+
+int ClusterWorkerRunner::run() {
+    if (m_crawlName.isEmpty()) {
+        QString error;
+        m_crawlName = pickClusterCrawl(m_url, &error);
+        if (m_crawlName.isEmpty()) {
+            say(error);
+            return ExitUsage;
+        }
+    }
+    ClusterWorkerClient::Settings settings;
+    settings.url = m_url;
+    settings.crawlName = m_crawlName;
+    settings.workerId = m_workerId;
+    settings.leaseTtlMs = kLeaseTtlMs;
+    m_client = new ClusterWorkerClient(settings);
+    m_client->moveToThread(&m_clientThread);
+    connect(&m_clientThread, &QThread::finished, m_client, &QObject::deleteLater);
+    connect(m_client, &ClusterWorkerClient::settingsRead, this, &ClusterWorkerRunner::onSettings);
+    connect(m_client, &ClusterWorkerClient::started, this, &ClusterWorkerRunner::onStarted);
+    connect(m_client, &ClusterWorkerClient::limitsChanged, this, &ClusterWorkerRunner::onLimitsChanged);
+    connect(m_client, &ClusterWorkerClient::leased, this, &ClusterWorkerRunner::onLeased);
+    connect(m_client, &ClusterWorkerClient::acknowledged, this, &ClusterWorkerRunner::onAcknowledged);
+    connect(m_client, &ClusterWorkerClient::leaseLost, this, &ClusterWorkerRunner::onLeaseLost);
+    connect(m_client, &ClusterWorkerClient::crawlState, this, &ClusterWorkerRunner::onCrawlState);
+    connect(m_client, &ClusterWorkerClient::hopDecision, this, &ClusterWorkerRunner::onHopDecision);
+    connect(m_client, &ClusterWorkerClient::problem, this, &ClusterWorkerRunner::onProblem);
+    connect(m_client, &ClusterWorkerClient::crawlMissing, this, [this] {
+        // Started before its coordinator: wait for the crawl to be created.
+        if (!m_waitingForCrawl)
+            say(QStringLiteral("no crawl named \"%1\" in %2 yet; waiting for its coordinator")
+                    .arg(m_crawlName, m_url.redacted()));
+        m_waitingForCrawl = true;
+        QTimer::singleShot(kIdlePollMs, this, [this] {
+            if (m_client && !m_finishing)
+                QMetaObject::invokeMethod(m_client, &ClusterWorkerClient::start, Qt::QueuedConnection);
+        });
+    });
+
+    m_network = new QNetworkAccessManager(this);
+    m_network->setAutoDeleteReplies(false);
+    m_network->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+
+    SignalWatcher watcher(ExitInterrupted);
+    connect(&watcher, &SignalWatcher::interrupted, this, &ClusterWorkerRunner::onInterrupted);
+
+    QEventLoop loop;
+    m_loop = &loop;
+    m_clientThread.start();
+    QMetaObject::invokeMethod(m_client, &ClusterWorkerClient::start, Qt::QueuedConnection);
+    loop.exec();
+    m_loop = nullptr;
+    m_clientThread.quit();
+    m_clientThread.wait();
+    m_client = nullptr;
+    return m_exitCode;
+}
+
+void ClusterWorkerRunner::onSettings(const QMap<QString, QString> &settings) {
+    // The coordinator's fetch flags (timeouts, retries, headers...) apply to every worker.
+    const QString stored = settings.value(QStringLiteral("cli.arguments"));
+    QStringList arguments{QStringLiteral("crawlscope"), QStringLiteral("--headless"),
+                          QStringLiteral("--input"), QStringLiteral("-")};
+    if (!stored.isEmpty())
+        arguments << stored.split(QLatin1Char('\n'));
+    const CommandLineParse parsed = parseCommandLine(arguments);
+    if (!parsed.ok) {
+        say(QStringLiteral("the shared crawl \"%1\" has flags this worker does not understand: %2")
+                .arg(m_crawlName, parsed.error));
+        return finish(ExitUsage);
+    }
+    m_policy = parsed.options.policy;
+    QNetworkRequest request;
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
+    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
+    request.setDecompressedSafetyCheckThreshold(-1);
+    request.setHeader(QNetworkRequest::UserAgentHeader,
+                      m_policy.userAgent.isEmpty() ? FetchPolicy::defaultUserAgent() : m_policy.userAgent);
+    request.setTransferTimeout(std::max(1, m_policy.idleTimeoutS) * 1000);
+    QNetworkRequest withoutCredentials = request;
+    for (const auto &[name, value] : m_policy.headers) {
+        request.setRawHeader(name, value);
+        if (!isCredentialHeader(name))
+            withoutCredentials.setRawHeader(name, value);
+    }
+    m_request = request;
+    m_requestWithoutCredentials = withoutCredentials;
+}
+
+void ClusterWorkerRunner::applyLimits(const ClusterLimits &limits) {
+    const int wanted =
+        m_options.explicitFlags.contains(QLatin1String("concurrency")) ? m_options.limits.globalInFlight : 16;
+    m_concurrency = std::max(1, std::min(wanted, limits.globalInFlight));
+}
+
+void ClusterWorkerRunner::onStarted(const ClusterLimits &limits) {
+    if (m_finishing)
+        return;
+    applyLimits(limits);
+    say(QStringLiteral("worker %1 on crawl \"%2\" at %3: %4 at a time (shared: %5 in flight, %6 per host, "
+                       "%7 ms apart)")
+            .arg(QString::fromUtf8(m_workerId), m_crawlName, m_url.redacted())
+            .arg(m_concurrency)
+            .arg(limits.globalInFlight)
+            .arg(limits.perHostInFlight)
+            .arg(userIntervalMs(limits.intervalMs)));
+    m_deadlineTimer.start();
+    m_stateTimer.start();
+    askForWork();
+}
+
+void ClusterWorkerRunner::onLimitsChanged(const ClusterLimits &limits) {
+    applyLimits(limits);
+    say(QStringLiteral("shared limits changed (version %1): %2 in flight, %3 per host, %4 ms apart")
+            .arg(limits.version)
+            .arg(limits.globalInFlight)
+            .arg(limits.perHostInFlight)
+            .arg(userIntervalMs(limits.intervalMs)));
+    askForWork();
+}
+
+void ClusterWorkerRunner::askForWork() {
+    if (m_stopping || m_finishing || m_asking || !m_client)
+        return;
+    const int free = m_concurrency - int(m_flights.size());
+    if (free <= 0)
+        return;
+    m_asking = true;
+    m_requested = free;
+    m_askTimer.stop();
+    QMetaObject::invokeMethod(
+        m_client, [client = m_client, free] { client->requestLeases(free); }, Qt::QueuedConnection);
+}
+
+void ClusterWorkerRunner::onLeased(const QList<ClusterLease> &leases, qint64 askAgainInMs) {
+    m_asking = false;
+    const qint64 now = steadyNs();
+    for (const ClusterLease &lease : leases) {
+        if (m_stopping || now - lease.askedAtSteadyNs > kClusterLateLeaseMs * 1'000'000) {
+            // Its grant is older than the interval guard covers: sent now it could reach the host sooner
+            // after the next grant than the interval allows. Back to the queue, unfetched.
+            ++m_lateLeases;
+            QMetaObject::invokeMethod(
+                m_client, [client = m_client, id = lease.leaseId] { client->giveBack(id); },
+                Qt::QueuedConnection);
+            continue;
+        }
+        Flight flight;
+        flight.lease = lease;
+        flight.currentUrl = QUrl(lease.url);
+        flight.grantServerMs = lease.expiresMs - kLeaseTtlMs;
+        flight.grantSteadyNs = lease.askedAtSteadyNs;
+        flight.firstStartEpochMs = QDateTime::currentMSecsSinceEpoch();
+        Flight &stored = m_flights.insert(lease.leaseId, flight).value();
+        sendHop(stored);
+    }
+    if (m_stopping)
+        return;
+    // Fewer than asked for: nothing more may start now; ask when a host may (or poll for new input, retries
+    // and slots freed by other workers). All of them: there may be more.
+    if (leases.size() < m_requested)
+        m_askTimer.start(int(askAgainInMs >= 0 ? askAgainInMs : kIdlePollMs));
+    else
+        askForWork();
+}
+
+void ClusterWorkerRunner::sendHop(Flight &flight) {
+    QNetworkRequest request =
+        (m_policy.sendCredentialsCrossOrigin || sameOrigin(flight.currentUrl, QUrl(flight.lease.url)))
+            ? m_request
+            : m_requestWithoutCredentials;
+    request.setUrl(flight.currentUrl);
+    flight.chain.append(flight.currentUrl.toString());
+    flight.hopStartNs = steadyNs();
+    flight.ttfbNs = 0;
+    flight.bytes = 0;
+    flight.contentType.clear();
+    flight.headersSeen = false;
+    flight.abortReason = AbortReason::None;
+    QNetworkReply *reply = m_network->get(request);
+    flight.reply = reply;
+    m_leaseOfReply.insert(reply, flight.lease.leaseId);
+    connect(reply, &QNetworkReply::metaDataChanged, this, [this, reply] {
+        const auto it = m_flights.find(m_leaseOfReply.value(reply));
+        if (it != m_flights.end() && !it->headersSeen) {
+            it->headersSeen = true;
+            it->ttfbNs = steadyNs() - it->hopStartNs;
+            it->contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
+        }
+    });
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReplyData(reply); });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { onReplyFinished(reply); });
+}
+
+void ClusterWorkerRunner::onReplyData(QNetworkReply *reply) {
+    const auto it = m_flights.find(m_leaseOfReply.value(reply));
+    const qint64 available = reply->bytesAvailable();
+    reply->skip(available); // only the size is kept: the shared crawl records no body facts
+    if (it == m_flights.end())
+        return;
+    it->bytes += available;
+    if (it->bytes > m_policy.maxBodyBytes && it->abortReason == AbortReason::None) {
+        it->abortReason = AbortReason::TooLarge;
+        reply->abort();
+    }
+}
+
+qint64 ClusterWorkerRunner::serverNowMs(const Flight &flight) const {
+    // The server's clock, from the grant and our own steady clock: machines' wall clocks may disagree.
+    return flight.grantServerMs + (steadyNs() - flight.grantSteadyNs) / 1'000'000;
+}
+
+void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
+    reply->deleteLater();
+    const QByteArray leaseId = m_leaseOfReply.take(reply);
+    const auto it = m_flights.find(leaseId);
+    if (it == m_flights.end() || it->reply != reply || m_stopping)
+        return; // lost lease or a stop: the result is not wanted
+    Flight &flight = *it;
+    flight.reply = nullptr;
+    if (reply->isOpen())
+        flight.bytes += reply->skip(reply->bytesAvailable());
+    const qint64 now = steadyNs();
+
+    ResponseFacts facts;
+    facts.abortReason = flight.abortReason;
+    facts.networkError = reply->error();
+    if (facts.networkError != QNetworkReply::NoError)
+        facts.networkErrorText = reply->errorString();
+    facts.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (facts.status > 0) {
+        facts.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+        facts.location = reply->rawHeader("Location");
+        facts.contentEncoding = reply->rawHeader("Content-Encoding");
+        facts.headersComplete = !reply->rawHeaderPairs().isEmpty();
+        facts.chunked = reply->rawHeader("Transfer-Encoding").toLower().contains("chunked");
+        if (const QVariant declared = reply->header(QNetworkRequest::ContentLengthHeader); declared.isValid())
+            facts.declaredLength = declared.toLongLong();
+        if (facts.status == 429 || facts.status == 503) {
+            facts.retryAfter = reply->rawHeader("Retry-After");
+            facts.nowUtc = QDateTime::currentDateTimeUtc();
+        }
+    }
+    facts.url = flight.currentUrl;
+    facts.bodyBytes = flight.bytes;
+    facts.attempts = flight.lease.attempts;
+    facts.redirects = flight.redirects;
+    facts.spentMs = QDateTime::currentMSecsSinceEpoch() - flight.firstStartEpochMs;
+    facts.random01 = QRandomGenerator::global()->generateDouble();
+    const ResponseDecision decision = decideResponse(facts, m_policy);
+
+    if (decision.pauseHostMs >= 0) {
+        // Retry-After: the whole host waits, for every worker.
+        QMetaObject::invokeMethod(
+            m_client,
+            [client = m_client, host = flight.lease.host,
+             until = serverNowMs(flight) + decision.pauseHostMs] { client->pauseHost(host, until); },
+            Qt::QueuedConnection);
+    }
+    switch (decision.action) {
+    case ResponseDecision::Action::FollowRedirect: {
+        if (!decision.warning.isEmpty())
+            flight.warning = decision.warning;
+        ++flight.redirects;
+        flight.currentUrl = decision.redirectTo;
+        const QString nextHost = hostKey(decision.redirectTo);
+        if (!flight.hopHost.isEmpty()) { // the previous hop's slot frees now
+            flight.hopHost.clear();
+            QMetaObject::invokeMethod(
+                m_client, [client = m_client, leaseId] { client->finishHop(leaseId); }, Qt::QueuedConnection);
+        }
+        if (nextHost == flight.lease.host) {
+            sendHop(flight); // the lease holds this host's slot
+            return;
+        }
+        // Another host: its own shared budget decides when the hop may start (the lease's slot stays held).
+        flight.pendingHopHost = nextHost;
+        askForHop(leaseId);
+        return;
+    }
+    case ResponseDecision::Action::Retry:
+        // Back to Redis with its next-eligible time: any worker may take it then.
+        QMetaObject::invokeMethod(
+            m_client,
+            [client = m_client, leaseId, at = serverNowMs(flight) + decision.retryInMs] {
+                client->retryLater(leaseId, at);
+            },
+            Qt::QueuedConnection);
+        m_flights.erase(it);
+        askForWork();
+        return;
+    case ResponseDecision::Action::Finish:
+        break;
+    }
+    CrawlResult result;
+    result.url = flight.lease.url;
+    result.host = flight.lease.host;
+    result.status = facts.status;
+    result.outcome = decision.outcome;
+    result.error = decision.error;
+    result.finalUrl = facts.status > 0 ? flight.currentUrl.toString() : QString();
+    result.redirects = flight.redirects;
+    result.bytes = flight.bytes;
+    result.contentType = flight.contentType;
+    result.latencyMs = (now - flight.hopStartNs) / 1'000'000;
+    result.ttfbMs = flight.headersSeen ? flight.ttfbNs / 1'000'000 : -1;
+    result.startedAt = QDateTime::fromMSecsSinceEpoch(flight.firstStartEpochMs, Qt::UTC);
+    result.finishedAt = QDateTime::currentDateTimeUtc();
+    result.redirectChain = flight.chain;
+    result.warning = flight.warning;
+    flight.resultFields = ClusterResultCodec::encode(result);
+    // For the tests and the window: how many grants the host had in flight, by the server's count.
+    flight.resultFields.append({"host_inflight", QByteArray::number(flight.lease.hostInFlight)});
+    sendAcknowledgement(flight);
+}
+
+void ClusterWorkerRunner::askForHop(const QByteArray &leaseId) {
+    const auto it = m_flights.constFind(leaseId);
+    if (it == m_flights.constEnd() || m_stopping)
+        return;
+    QMetaObject::invokeMethod(
+        m_client,
+        [client = m_client, leaseId, host = it->pendingHopHost] { client->tryStartHop(leaseId, host); },
+        Qt::QueuedConnection);
+}
+
+void ClusterWorkerRunner::onHopDecision(const QByteArray &leaseId, bool granted, qint64 askAgainInMs,
+                                        qint64 askedAtSteadyNs) {
+    const auto it = m_flights.find(leaseId);
+    const bool wanted = it != m_flights.end() && !it->pendingHopHost.isEmpty() && !m_stopping;
+    const bool late = steadyNs() - askedAtSteadyNs > kClusterLateLeaseMs * 1'000'000;
+    if (granted && (!wanted || late)) {
+        // Not sent: give the slot back (a late grant, like a late lease, could start too close to the next).
+        QMetaObject::invokeMethod(
+            m_client, [client = m_client, leaseId] { client->finishHop(leaseId); }, Qt::QueuedConnection);
+    }
+    if (!wanted)
+        return;
+    if (!granted || late) {
+        QTimer::singleShot(int(std::max<qint64>(ClusterWorkerClient::kMinPollMs, askAgainInMs)), this,
+                           [this, leaseId] { askForHop(leaseId); });
+        return;
+    }
+    it->hopHost = it->pendingHopHost;
+    it->pendingHopHost.clear();
+    sendHop(*it);
+}
+
+void ClusterWorkerRunner::sendAcknowledgement(Flight &flight) {
+    ++flight.ackAttempts;
+    QMetaObject::invokeMethod(
+        m_client,
+        [client = m_client, id = flight.lease.leaseId, fields = flight.resultFields] {
+            client->acknowledge(id, fields);
+        },
+        Qt::QueuedConnection);
+}
+
+void ClusterWorkerRunner::onAcknowledged(const QByteArray &leaseId, bool accepted, const QString &refusal) {
+    const auto it = m_flights.find(leaseId);
+    if (it == m_flights.end())
+        return;
+    if (!accepted && !isRefusal(refusal) && it->ackAttempts < kMaxAckAttempts && !m_stopping) {
+        // Redis could not be asked: the result is kept and sent again (a replay is recognised).
+        QTimer::singleShot(kAckRetryMs, this, [this, leaseId] {
+            const auto again = m_flights.find(leaseId);
+            if (again != m_flights.end())
+                sendAcknowledgement(*again);
+        });
+        return;
+    }
+    if (accepted)
+        ++m_acknowledged;
+    else
+        ++m_lostLeases;
+    m_flights.erase(it);
+    askForWork();
+}
+
+void ClusterWorkerRunner::onLeaseLost(const QByteArray &leaseId, const QString &reason) {
+    const auto it = m_flights.find(leaseId);
+    if (it == m_flights.end())
+        return;
+    // Another worker will fetch it: drop the request and its result.
+    ++m_lostLeases;
+    say(QStringLiteral("lease on %1 lost (%2); dropping that request").arg(it->lease.url, reason));
+    QNetworkReply *reply = it->reply;
+    m_flights.erase(it);
+    if (reply) {
+        m_leaseOfReply.remove(reply);
+        reply->abort();
+    }
+    askForWork();
+}
+
+void ClusterWorkerRunner::onCrawlState(bool inputComplete, bool finished) {
+    Q_UNUSED(inputComplete);
+    if (finished && m_flights.isEmpty() && !m_finishing) {
+        quint64 roundTrips = 0;
+        QMetaObject::invokeMethod(
+            m_client, [&roundTrips, client = m_client] { roundTrips = client->roundTrips(); },
+            Qt::BlockingQueuedConnection);
+        say(QStringLiteral(
+                "crawl \"%1\" is finished; this worker acknowledged %2 results with %3 Redis round "
+                "trips (%4 leases came late and went back unfetched)")
+                .arg(m_crawlName)
+                .arg(m_acknowledged)
+                .arg(roundTrips)
+                .arg(m_lateLeases));
+        finish(ExitOk);
+    }
+}
+
+void ClusterWorkerRunner::onProblem(const QString &error) {
+    if (m_waitingForCrawl && !m_deadlineTimer.isActive())
+        return; // crawlMissing() handles it
+    // Redis may be restarting: the connection reconnects on its own; say it once, not every poll.
+    if (error != m_lastProblem)
+        say(QStringLiteral("Redis at %1: %2").arg(m_url.redacted(), error));
+    m_lastProblem = error;
+    if (!m_client || m_finishing)
+        return;
+    if (m_deadlineTimer.isActive())
+        return;
+    // Not started: no crawl, or Redis refused us.
+    finish(ExitUsage);
+}
+
+void ClusterWorkerRunner::onInterrupted() {
+    if (m_stopping)
+        return;
+    m_stopping = true;
+    say(QStringLiteral("interrupted; releasing %1 leases").arg(m_flights.size()));
+    for (auto it = m_flights.begin(); it != m_flights.end(); ++it) {
+        if (QNetworkReply *reply = it->reply) {
+            m_leaseOfReply.remove(reply);
+            it->reply = nullptr;
+            reply->abort();
+        }
+    }
+    m_flights.clear();
+    // Blocking: every held lease is back in its host's queue before this process exits.
+    QMetaObject::invokeMethod(m_client, &ClusterWorkerClient::releaseAll, Qt::BlockingQueuedConnection);
+    finish(ExitInterrupted);
+}
+
+void ClusterWorkerRunner::finish(int exitCode) {
+    m_finishing = true;
+    m_exitCode = exitCode;
+    m_askTimer.stop();
+    m_deadlineTimer.stop();
+    m_stateTimer.stop();
+    if (m_client)
+        QMetaObject::invokeMethod(m_client, &ClusterWorkerClient::stop, Qt::BlockingQueuedConnection);
+    if (m_loop)
+        m_loop->quit();
+}
+
+int runClusterWorker(const CommandLineOptions &options) {
+    const RedisUrlParse url = parseRedisUrl(
+        options.clusterUrl, qEnvironmentVariableIsSet(RedisUrl::kPasswordVariable)
+                                ? std::optional<QString>(qEnvironmentVariable(RedisUrl::kPasswordVariable))
+                                : std::nullopt);
+    if (!url.error.isEmpty()) {
+        say(QStringLiteral("--cluster: %1").arg(url.error));
+        return ExitUsage;
+    }
+    if (url.url->tls) {
+        say(QStringLiteral(
+                "--cluster %1: rediss:// (TLS) is not available in this build (Debian 12's hiredis "
+                "0.14 has no TLS); reach the server through a TLS tunnel ending on loopback")
+                .arg(url.url->redacted()));
+        return ExitUsage;
+    }
+    ClusterWorkerRunner runner(options, *url.url);
+    return runner.run();
+}
+
+} // namespace crawl

@@ -1,0 +1,119 @@
+#pragma once
+
+#include "cluster/clustertypes.h"
+#include "cluster/redisurl.h"
+#include "commandline.h"
+#include "model/crawlresult.h"
+#include "policy/responsedecision.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QNetworkAccessManager>
+#include <QObject>
+#include <QSet>
+#include <QStringList>
+#include <QThread>
+#include <QTimer>
+
+class QEventLoop;
+
+namespace crawl {
+
+class ClusterWorkerClient;
+
+// `crawlscope --headless --worker --cluster URL [--crawl NAME] [--concurrency N]`: one worker of a shared
+// crawl. Its Redis link (ClusterWorkerClient) runs on a thread of its own; this object, on the main thread,
+// fetches what it leased. A lease is the host's budget grant too, so a request starts the moment its lease
+// arrives (or never: a lease that arrives late goes back unfetched, see clusterlimits.h); results,
+// retries (with their next-eligible time) and Retry-After pauses go back to Redis, so any worker takes the
+// retry and every worker obeys the pause. Why this is not a FrontierStore under the fetch shards:
+// docs/cluster.md, "The worker".
+class ClusterWorkerRunner : public QObject {
+    Q_OBJECT
+public:
+    ClusterWorkerRunner(const CommandLineOptions &options, const RedisUrl &url, QObject *parent = nullptr);
+    ~ClusterWorkerRunner() override;
+
+    // Runs until the crawl is finished (0), a signal (130, leases released) or a fatal problem (2).
+    int run();
+
+private:
+    struct Flight {
+        ClusterLease lease;
+        QNetworkReply *reply = nullptr; // null while its result waits for the acknowledgement
+        QUrl currentUrl;
+        int redirects = 0;
+        QStringList chain;
+        QString warning;
+        qint64 grantServerMs = 0; // the server's clock when the lease was granted
+        qint64 grantSteadyNs = 0; // ... on our steady clock (an upper bound of the grant's age)
+        qint64 firstStartEpochMs = 0;
+        qint64 hopStartNs = 0;
+        qint64 ttfbNs = 0;
+        qint64 bytes = 0;
+        QString contentType;
+        bool headersSeen = false;
+        AbortReason abortReason = AbortReason::None;
+        QString hopHost;        // a redirect hop on another host holds that host's slot (a hop grant)
+        QString pendingHopHost; // ... or waits for one
+        QList<QPair<QByteArray, QByteArray>> resultFields; // sent, waiting for the acknowledgement
+        int ackAttempts = 0;
+    };
+
+    void onSettings(const QMap<QString, QString> &settings);
+    void onStarted(const ClusterLimits &limits);
+    void onLimitsChanged(const ClusterLimits &limits);
+    void onLeased(const QList<ClusterLease> &leases, qint64 askAgainInMs);
+    void onAcknowledged(const QByteArray &leaseId, bool accepted, const QString &refusal);
+    void onLeaseLost(const QByteArray &leaseId, const QString &reason);
+    void onCrawlState(bool inputComplete, bool finished);
+    void onProblem(const QString &error);
+    void onInterrupted();
+
+    void askForWork();
+    void sendHop(Flight &flight);
+    void onReplyFinished(QNetworkReply *reply);
+    void onReplyData(QNetworkReply *reply);
+    void sendAcknowledgement(Flight &flight);
+    void askForHop(const QByteArray &leaseId);
+    void onHopDecision(const QByteArray &leaseId, bool granted, qint64 askAgainInMs, qint64 askedAtSteadyNs);
+    qint64 serverNowMs(const Flight &flight) const;
+    void finish(int exitCode);
+    void applyLimits(const ClusterLimits &limits);
+
+    CommandLineOptions m_options;
+    RedisUrl m_url;
+    QString m_crawlName;
+    QByteArray m_workerId;
+    FetchPolicy m_policy;
+    int m_concurrency = 16;
+    QThread m_clientThread;
+    ClusterWorkerClient *m_client = nullptr;
+    QNetworkAccessManager *m_network = nullptr;
+    QNetworkRequest m_request;
+    QNetworkRequest m_requestWithoutCredentials;
+    QHash<QByteArray, Flight> m_flights; // by lease id: fetching, or waiting for its acknowledgement
+    QHash<QNetworkReply *, QByteArray> m_leaseOfReply;
+    bool m_asking = false;
+    qsizetype m_requested = 0; // leases asked for by the request in flight
+    bool m_stopping = false;
+    bool m_finishing = false;
+    bool m_waitingForCrawl = false;
+    QTimer m_askTimer;
+    QTimer m_deadlineTimer;
+    QTimer m_stateTimer;
+    qint64 m_acknowledged = 0;
+    qint64 m_lateLeases = 0;
+    qint64 m_lostLeases = 0;
+    QString m_lastProblem;
+    int m_exitCode = 0;
+    QEventLoop *m_loop = nullptr;
+};
+
+// Picks the crawl a worker without --crawl works for: the first (by name) that is not finished. Empty, with
+// *error, when there is none or Redis cannot be asked.
+QString pickClusterCrawl(const RedisUrl &url, QString *error);
+
+int runClusterWorker(const CommandLineOptions &options);
+
+} // namespace crawl

@@ -1,0 +1,150 @@
+// The pure parts of the --cluster commands: a result's round trip through the results stream's fields,
+// the shared limits the flags turn into (with the interval guard), and which flag combinations parse.
+#include "cluster/clusterresultcodec.h"
+#include "clusterlimits.h"
+#include "commandline.h"
+#include "output/csvwriter.h"
+
+#include <QTest>
+#include <QTimeZone>
+
+using namespace crawl;
+
+class TestClusterCommands : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void resultRoundTripsThroughStreamFields() {
+        CrawlResult r;
+        r.url = QStringLiteral("http://a.test/x");
+        r.finalUrl = QStringLiteral("http://a.test/y");
+        r.host = QStringLiteral("a.test:80");
+        r.status = 404;
+        r.outcome = Outcome::HttpError;
+        r.attempts = 3;
+        r.redirects = 1;
+        r.bytes = 1234;
+        r.contentType = QStringLiteral("text/html; charset=utf-8");
+        r.latencyMs = 87;
+        r.ttfbMs = 12;
+        r.error = QStringLiteral("404 Not Found, with \"quotes\", commas\nand a line break");
+        r.startedAt = QDateTime::fromMSecsSinceEpoch(1'700'000'000'123, Qt::UTC);
+        r.finishedAt = QDateTime::fromMSecsSinceEpoch(1'700'000'001'456, Qt::UTC);
+        r.redirectChain = {QStringLiteral("http://a.test/x"), QStringLiteral("http://a.test/y")};
+        r.warning = QStringLiteral("w");
+        r.accepted = CrawlResult::Accepted::No;
+        r.rejectReason = QStringLiteral("status 404");
+        r.title = QStringLiteral("Not found");
+        QMap<QByteArray, QByteArray> fields;
+        for (const auto &[name, value] : ClusterResultCodec::encode(r))
+            fields.insert(name, value);
+        // What the acknowledge script adds itself.
+        fields.insert("id", "17");
+        fields.insert("url", r.url.toUtf8());
+        fields.insert("line", "5");
+        fields.insert("attempts", "3");
+        const CrawlResult back = ClusterResultCodec::decode(fields);
+        CrawlResult expected = r;
+        expected.id = 17;
+        expected.lineNumber = 5;
+        QCOMPARE(resultCsvRow(back), resultCsvRow(expected));
+        QCOMPARE(back.redirectChain, r.redirectChain);
+        QCOMPARE(back.id, quint64(17));
+    }
+
+    void entryWithoutWorkerFieldsIsStillARow() {
+        // What an expired lease past maxattempts writes: no status, no times.
+        const CrawlResult r = ClusterResultCodec::decode({{"id", "3"},
+                                                          {"url", "http://a.test/"},
+                                                          {"line", "9"},
+                                                          {"attempts", "5"},
+                                                          {"outcome", "network_error"},
+                                                          {"error", "lease expired 5 times"}});
+        QCOMPARE(r.outcome, Outcome::NetworkError);
+        QCOMPARE(r.status, 0);
+        QCOMPARE(r.latencyMs, qint64(-1));
+        QCOMPARE(r.attempts, 5);
+        const CrawlResult unknown = ClusterResultCodec::decode({{"id", "4"}, {"outcome", "exploded"}});
+        QCOMPARE(unknown.outcome, Outcome::NetworkError);
+        QVERIFY(!unknown.error.isEmpty());
+    }
+
+    void limitsCarryTheIntervalGuard() {
+        CrawlLimits limits;
+        limits.globalInFlight = 40;
+        limits.perHostInFlight = 4;
+        limits.intervalMs = 200;
+        limits.hostOverrides.insert(QStringLiteral("a.test:80"), HostOverride{1, 1000});
+        limits.hostOverrides.insert(QStringLiteral("b.test:80"), HostOverride{2, -1});
+        limits.hostOverrides.insert(QStringLiteral("c.test:80"), HostOverride{2, 0});
+        FetchPolicy policy;
+        policy.maxRetries = 2;
+        const ClusterLimits all = clusterLimitsFor(limits, policy, ClusterLimits{});
+        QCOMPARE(all.globalInFlight, 40);
+        QCOMPARE(all.perHostInFlight, 4);
+        QCOMPARE(all.intervalMs, 200 + kClusterIntervalGuardMs);
+        QCOMPARE(all.maxAttempts, 5);
+        QCOMPARE(userIntervalMs(all.intervalMs), qint64(200));
+        limits.intervalMs = 0; // no pacing stays no pacing
+        QCOMPARE(clusterLimitsFor(limits, policy, ClusterLimits{}).intervalMs, qint64(0));
+        limits.intervalMs = 200;
+        const QHash<QString, ClusterHostOverride> overrides = clusterHostOverridesFor(limits);
+        QCOMPARE(overrides.value(QStringLiteral("a.test:80")).inFlight, 1);
+        QCOMPARE(overrides.value(QStringLiteral("a.test:80")).intervalMs, 1000 + kClusterIntervalGuardMs);
+        QCOMPARE(overrides.value(QStringLiteral("b.test:80")).intervalMs, 200 + kClusterIntervalGuardMs);
+        QCOMPARE(overrides.value(QStringLiteral("c.test:80")).intervalMs, qint64(0));
+
+        // --cluster-set: only the flags given change.
+        ClusterLimits current{16, 2, 525, 6, 9};
+        CrawlLimits given;
+        given.perHostInFlight = 7;
+        const ClusterLimits changed = clusterLimitsFor(given, policy, current, {QStringLiteral("per-host")});
+        QCOMPARE(changed.perHostInFlight, 7);
+        QCOMPARE(changed.globalInFlight, 16);
+        QCOMPARE(changed.intervalMs, qint64(525));
+        QCOMPARE(changed.maxAttempts, 6);
+    }
+
+    void clusterFlags_data() {
+        QTest::addColumn<QString>("arguments"); // split at spaces; URL stands for a Redis URL
+        QTest::addColumn<QString>("error");     // empty: parses
+        const auto row = [](const char *name, const char *arguments, const char *error) {
+            QTest::newRow(name) << QString::fromLatin1(arguments) << QString::fromLatin1(error);
+        };
+        row("worker", "--headless --worker --cluster URL", "");
+        row("worker with crawl", "--headless --worker --cluster URL --crawl c1 --concurrency 8", "");
+        row("coordinator", "--headless --input l.txt --cluster URL --crawl c1", "");
+        row("set", "--cluster URL --crawl c1 --cluster-set --per-host 3", "");
+        row("worker without cluster", "--headless --worker", "need --cluster");
+        row("worker without headless", "--worker --cluster URL", "add --headless");
+        row("coordinator without crawl", "--headless --input l.txt --cluster URL", "needs --crawl");
+        row("worker with input", "--headless --worker --cluster URL --input l.txt", "take no --input");
+        row("cluster with store", "--headless --input l --cluster URL --crawl c --store s.db",
+            "does not go with");
+        row("summary json", "--headless --input l --cluster URL --crawl c --summary-json s.json",
+            "not written");
+        row("set and worker", "--headless --worker --cluster-set --cluster URL --crawl c", "separate jobs");
+    }
+    void clusterFlags() {
+        QFETCH(QString, arguments);
+        QFETCH(QString, error);
+        QStringList argv{QStringLiteral("crawlscope")};
+        for (const QString &word : arguments.split(QLatin1Char(' ')))
+            argv << (word == QLatin1String("URL") ? QStringLiteral("redis://127.0.0.1:6379/0") : word);
+        const CommandLineParse parsed = parseCommandLine(argv);
+        if (error.isEmpty()) {
+            QVERIFY2(parsed.ok, qPrintable(parsed.error));
+            // The cluster flags are not crawl flags the workers would read back.
+            for (const QString &flag : parsed.options.crawlArguments)
+                QVERIFY2(!flag.startsWith(QLatin1String("--cluster")) &&
+                             !flag.startsWith(QLatin1String("--crawl")) &&
+                             !flag.startsWith(QLatin1String("--worker")),
+                         qPrintable(flag));
+        } else {
+            QVERIFY(!parsed.ok);
+            QVERIFY2(parsed.error.contains(error), qPrintable(parsed.error));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestClusterCommands)
+#include "tst_clustercommands.moc"
