@@ -88,6 +88,9 @@ const Flag kFlags[] = {
     {"sync", "normal|full",
      "Journal durability: normal survives a crash of the process; full also survives a power loss, at "
      "a cost per commit (default normal)."},
+    {"input-changed", "refuse|ok",
+     "With --resume: refuse (default, exit 2) or accept a list file that changed since the crawl started "
+     "(its unread lines are read by line number from the file as it is now)."},
     {"version", nullptr, "Print the version and exit."},
     {"help", nullptr, "Print this help and exit."},
 };
@@ -440,7 +443,7 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
         QStringLiteral("headless"), QStringLiteral("demo"),         QStringLiteral("input"),
         QStringLiteral("output"),   QStringLiteral("summary-json"), QStringLiteral("quiet"),
         QStringLiteral("store"),    QStringLiteral("resume"),       QStringLiteral("export"),
-        QStringLiteral("help"),     QStringLiteral("version")};
+        QStringLiteral("help"),     QStringLiteral("version"),      QStringLiteral("input-changed")};
     for (const Flag &flag : kFlags) {
         const QString name = flagName(flag);
         if (notCrawlFlags.contains(name) || !parser.isSet(name))
@@ -522,6 +525,18 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
             return result;
         }
         o.syncFull = sync == QLatin1String("full");
+    }
+    if (parser.isSet(QStringLiteral("input-changed"))) {
+        const QString choice = parser.value(QStringLiteral("input-changed")).trimmed().toLower();
+        if (choice != QLatin1String("refuse") && choice != QLatin1String("ok")) {
+            error = QStringLiteral("--input-changed expects refuse or ok (got \"%1\")").arg(choice);
+            return result;
+        }
+        if (parser.value(QStringLiteral("resume")).isEmpty()) {
+            error = QStringLiteral("--input-changed applies to --resume only");
+            return result;
+        }
+        o.inputChangedOk = choice == QLatin1String("ok");
     }
     const int journalModes =
         int(!o.store.isEmpty()) + int(!o.resume.isEmpty()) + int(!o.exportStore.isEmpty());
