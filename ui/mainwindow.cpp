@@ -179,10 +179,12 @@ void MainWindow::connectActions() {
     connect(m_actions->open, &QAction::triggered, this, &MainWindow::openFileDialog);
     connect(m_actions->paste, &QAction::triggered, this, &MainWindow::pasteFromClipboard);
     connect(m_actions->start, &QAction::triggered, this, [this] {
-        if (!m_input)
-            openFileDialog();
-        else
+        if (m_input)
             startCrawl();
+        else if (m_crawlFileUnfinished && !m_crawlFile.isEmpty())
+            resumeCrawl(m_crawlFile); // an opened (or stopped) crawl file continues
+        else
+            openFileDialog();
     });
     connect(m_actions->pause, &QAction::triggered, this, &MainWindow::pauseOrResume);
     connect(m_actions->stop, &QAction::triggered, this, &MainWindow::stopCrawl);
@@ -411,6 +413,7 @@ void MainWindow::openCrawl(const QString &path) {
 
 void MainWindow::onCrawlFileLoaded(const CrawlFileInfo &info) {
     m_status->hideTask();
+    m_crawlFileUnfinished = info.isUnfinished();
     m_banner->hide();
     m_inputName = info.listName.isEmpty() ? QFileInfo(info.path).fileName() : info.listName;
     setWindowTitle(crawlWindowTitle(m_inputName, m_lastSnapshot));
@@ -706,6 +709,7 @@ void MainWindow::startCrawl() {
 }
 
 void MainWindow::clearCrawlViews() {
+    m_crawlFileUnfinished = false;
     m_pendingResults.clear();
     m_retrying.clear();
     m_resultsFlush.stop();
@@ -909,6 +913,7 @@ void MainWindow::onFinished(const crawl::CrawlSummary &summary) {
     // Stopped or finished on purpose: not a crash, so no later window offers to resume it.
     markCrawlFile(summary.stoppedByUser || !summary.journalError.isEmpty() ? CrawlFileInfo::kStopped
                                                                            : CrawlFileInfo::kFinished);
+    m_crawlFileUnfinished = m_crawlFileLive && summary.stoppedByUser;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_lastSnapshot = summary.last;
     m_lastSnapshot.state = crawl::CrawlState::Finished;

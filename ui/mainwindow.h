@@ -212,6 +212,7 @@ private:
     QString m_crawlsFolder;
     QString m_crawlFile;          // the crawl file shown
     bool m_crawlFileLive = false; // the engine journals into m_crawlFile (else it was opened read-only)
+    bool m_crawlFileUnfinished = false; // it has URLs left: Start resumes it
 
     std::optional<crawl::InputSource> m_input;
     QString m_inputName;

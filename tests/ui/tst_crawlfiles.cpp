@@ -14,6 +14,7 @@
 #include "testsite.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
@@ -241,6 +242,8 @@ private Q_SLOTS:
         QProcess app;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        // The application's own default: the crawls folder under its data folder.
+        env.remove(QStringLiteral("CRAWLSCOPE_CRAWLS_DIR"));
         env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
         env.insert(QStringLiteral("CRAWLSCOPE_TEST_START_OPENED_LIST"), QStringLiteral("1"));
@@ -260,6 +263,7 @@ private Q_SLOTS:
         const QStringList files = crawlFilesUnder(dir.filePath(QStringLiteral("data")));
         QCOMPARE(files.size(), 1);
         const QString path = files.first();
+        QVERIFY2(path.contains(QLatin1String("/data/Crawlscope/Crawlscope/crawls/urls-")), qPrintable(path));
         // What had committed when it died: never to be fetched again.
         QSet<QString> committed;
         {
@@ -306,6 +310,98 @@ private Q_SLOTS:
             QVERIFY2(after.value(target) == before.value(target), qPrintable(target));
         QCOMPARE(after.size(), urls);
         QCOMPARE(window.crawlFile(), QFileInfo(path).absoluteFilePath());
+    }
+
+    void stoppedCrawlIsNotOfferedButOpensAndContinues() {
+        testsite::TestSite site;
+        QString error;
+        const QString host = site.addHost(QHostAddress::LocalHost, 0, &error);
+        QVERIFY2(!host.isEmpty(), qPrintable(error));
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("crawls"));
+        const int urls = 40;
+        QString path;
+        {
+            ui::MainWindow window;
+            window.setCrawlsFolder(folder);
+            window.setConfirmationsEnabled(false);
+            window.setLimits(quickLimits(), quickPolicy());
+            window.loadText(site.urlList(host, urls, QStringLiteral("/s%1?ms=300")),
+                            QStringLiteral("stop.txt"));
+            QSignalSpy finished(window.engine(), &crawl::CrawlEngine::finished);
+            window.startCrawl();
+            path = window.crawlFile();
+            QVERIFY(QTest::qWaitFor([&] { return site.totalRequests() >= 8; }, 20'000));
+            window.stopCrawl();
+            QVERIFY(finished.wait(30'000));
+        }
+        ui::CrawlFileInfo info = ui::CrawlFileInfo::read(path);
+        QCOMPARE(info.state, ui::CrawlFileInfo::kStopped);
+        QVERIFY(info.isUnfinished());
+        const qint64 doneAtStop = info.done;
+
+        ui::MainWindow window;
+        window.setCrawlsFolder(folder);
+        window.setConfirmationsEnabled(false);
+        window.setLimits(quickLimits(), quickPolicy());
+        QVERIFY(!window.offerInterruptedCrawl()); // stopped on purpose: not a crash
+        QSignalSpy opened(&window, &ui::MainWindow::crawlFileOpened);
+        window.openCrawl(path);
+        QVERIFY(opened.wait(20'000));
+        QCOMPARE(opened.last().at(1).toLongLong(), doneAtStop);
+        QVERIFY(opened.last().at(2).toBool());
+        // Start continues the opened crawl.
+        QSignalSpy finished(window.engine(), &crawl::CrawlEngine::finished);
+        QAction *start = nullptr;
+        const QList<QAction *> actions = window.findChildren<QAction *>();
+        for (QAction *action : actions) {
+            if (action->text() == QLatin1String("&Start"))
+                start = action;
+        }
+        QVERIFY(start && start->isEnabled());
+        start->trigger();
+        QVERIFY(finished.wait(60'000));
+        QCOMPARE(window.resultsModel()->rowCount(), urls);
+    }
+
+    void discardKeepsTheFileAndStopsAsking() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("crawls/pasted-2026-01-01-0000.crawl"));
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("crawls"))));
+        // A crawl file as a crashed window leaves it: marked running, owner gone, URLs left.
+        QProcess gone;
+        gone.start(QStringLiteral("true"), QStringList());
+        QVERIFY(gone.waitForFinished(10'000));
+        {
+            crawl::StoreError storeError;
+            auto store =
+                crawl::CrawlStore::create(path,
+                                          {{ui::CrawlFileInfo::kState, ui::CrawlFileInfo::kRunning},
+                                           {ui::CrawlFileInfo::kOwnerPid, QString::number(gone.processId())},
+                                           {ui::CrawlFileInfo::kListName, QStringLiteral("pasted URLs")}},
+                                          &storeError);
+            QVERIFY2(store, qPrintable(storeError.message));
+            crawl::StoreInputLine line;
+            line.lineNumber = 1;
+            line.raw = QStringLiteral("http://127.0.0.1:1/x");
+            line.normalizedUrl = line.raw;
+            line.hostKey = QStringLiteral("127.0.0.1:1");
+            QVERIFY(store->appendInput({line}, 0));
+        }
+        ui::MainWindow window;
+        window.setCrawlsFolder(dir.filePath(QStringLiteral("crawls")));
+        window.setConfirmationsEnabled(false);
+        QMessageBox *offer = window.offerInterruptedCrawl();
+        QVERIFY(offer);
+        QVERIFY2(offer->text().contains(QStringLiteral("pasted URLs")), qPrintable(offer->text()));
+        QAbstractButton *discard = buttonWithText(offer, QStringLiteral("Discard"));
+        QVERIFY(discard);
+        discard->click();
+        QVERIFY(QFileInfo::exists(path));
+        QCOMPARE(ui::CrawlFileInfo::read(path).state, ui::CrawlFileInfo::kDiscarded);
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !window.findChild<QMessageBox *>(QStringLiteral("resumeOffer")); }, 5'000));
+        QVERIFY(!window.offerInterruptedCrawl());
     }
 
     void openCrawlShowsItsRows() {

@@ -7,6 +7,9 @@
 namespace ui::crawlfilename {
 
 QString defaultFolder() {
+    // Set by the test programs (a private temporary folder), or by a user who keeps crawls elsewhere.
+    if (const QString chosen = qEnvironmentVariable("CRAWLSCOPE_CRAWLS_DIR"); !chosen.isEmpty())
+        return chosen;
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
         .filePath(QStringLiteral("crawls"));
 }
