@@ -210,8 +210,8 @@ private:
     QPointer<QMessageBox> m_resumeOffer;
     QPointer<CrawlFilesDialog> m_crawlFilesDialog;
     QString m_crawlsFolder;
-    QString m_crawlFile;          // the crawl file shown
-    bool m_crawlFileLive = false; // the engine journals into m_crawlFile (else it was opened read-only)
+    QString m_crawlFile;                // the crawl file shown
+    bool m_crawlFileLive = false;       // the engine journals into m_crawlFile (else it was opened read-only)
     bool m_crawlFileUnfinished = false; // it has URLs left: Start resumes it
 
     std::optional<crawl::InputSource> m_input;
