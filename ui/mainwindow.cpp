@@ -131,7 +131,9 @@ MainWindow::MainWindow(QWidget *parent)
     m_closeTimeout.setSingleShot(true);
     m_closeTimeout.setInterval(5'000);
     connect(&m_closeTimeout, &QTimer::timeout, this, [this] {
-        // The engine did not finish in time: close anyway; its destructor stops and joins.
+        // The engine did not finish in time: close anyway; its destructor stops and joins. The user
+        // quit: not a crash, so the next window does not offer it (Open Crawl still resumes it).
+        markCrawlFile(CrawlFileInfo::kStopped);
         m_closeAfterStop = false;
         m_forceClose = true;
         close();

@@ -230,7 +230,7 @@ private Q_SLOTS:
         const QString host = site.addHost(QHostAddress::LocalHost, 0, &error);
         QVERIFY2(!host.isEmpty(), qPrintable(error));
         QTemporaryDir dir;
-        const int urls = 60;
+        const int urls = 100;
         const QString list = dir.filePath(QStringLiteral("urls.txt"));
         {
             QFile file(list);
@@ -255,12 +255,22 @@ private Q_SLOTS:
                    QStringLiteral("--retries"), QStringLiteral("0"), QStringLiteral("--robots"),
                    QStringLiteral("ignore"), list});
         QVERIFY(app.waitForStarted(10'000));
-        QVERIFY(QTest::qWaitFor([&] { return site.totalRequests() >= 30; }, 60'000));
+        QVERIFY(QTest::qWaitFor([&] { return site.totalRequests() >= 20; }, 60'000));
+        // While the application runs its crawl, the file is its own: busy, and never offered.
+        QStringList files = crawlFilesUnder(dir.filePath(QStringLiteral("data")));
+        QCOMPARE(files.size(), 1);
+        QVERIFY(ui::CrawlFileInfo::read(files.first()).busy);
+        {
+            ui::MainWindow other;
+            other.setCrawlsFolder(QFileInfo(files.first()).absolutePath());
+            QVERIFY(!other.offerInterruptedCrawl());
+        }
+        QVERIFY(site.totalRequests() < urls); // still crawling when killed
         app.kill();
         QVERIFY(app.waitForFinished(10'000));
         QCOMPARE(app.exitStatus(), QProcess::CrashExit);
 
-        const QStringList files = crawlFilesUnder(dir.filePath(QStringLiteral("data")));
+        files = crawlFilesUnder(dir.filePath(QStringLiteral("data")));
         QCOMPARE(files.size(), 1);
         const QString path = files.first();
         QVERIFY2(path.contains(QLatin1String("/data/Crawlscope/Crawlscope/crawls/urls-")), qPrintable(path));
