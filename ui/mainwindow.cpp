@@ -358,6 +358,7 @@ void MainWindow::createCrawlFileActions() {
     connect(m_crawlLoader, &CrawlFileLoader::loaded, this, &MainWindow::onCrawlFileLoaded);
     connect(m_crawlLoader, &CrawlFileLoader::failed, this, [this](const QString &path, const QString &error) {
         m_status->hideTask();
+        m_banner->hide();
         if (m_crawlFile == path && !m_crawlFileLive)
             m_crawlFile.clear();
         updateActions();
