@@ -2,7 +2,7 @@
 
 #include "engine/crawlengine.h"
 #include "fileidentity.h"
-#include "inputfingerprint.h"
+#include "input/inputfingerprint.h"
 #include "output/csvwriter.h"
 #include "outputfiles.h"
 #include "progressline.h"

@@ -7,6 +7,7 @@
 #include "crawlfiles/crawlfilesdialog.h"
 #include "engine/crawlengine.h"
 #include "frontier/ownerprocess.h"
+#include "input/inputfingerprint.h"
 #include "jobs/csvexporter.h"
 #include "jobs/listloader.h"
 #include "model/outcome.h"
@@ -445,6 +446,19 @@ bool MainWindow::resumeCrawl(const QString &path) {
         const CrawlFileInfo info = CrawlFileInfo::read(absolute);
         if (!info.listName.isEmpty())
             listName = info.listName;
+        const QString changed = listChangeBeforeResume(absolute);
+        if (!changed.isEmpty()) {
+            const QString text = tr("%1 Its lines not read yet would be taken from the changed file by line "
+                                    "number.")
+                                     .arg(changed);
+            if (!m_confirm ||
+                QMessageBox::warning(this, tr("The list changed"), text + tr("\n\nResume anyway?"),
+                                     QMessageBox::Yes | QMessageBox::Cancel,
+                                     QMessageBox::Cancel) != QMessageBox::Yes) {
+                statusBar()->showMessage(text, 15'000);
+                return false;
+            }
+        }
     }
     clearCrawlViews();
     applyLimits();
@@ -471,6 +485,26 @@ bool MainWindow::resumeCrawl(const QString &path) {
     statusBar()->showMessage(tr("Resuming the crawl of %1").arg(m_inputName), 5'000);
     updateActions();
     return true;
+}
+
+QString MainWindow::listChangeBeforeResume(const QString &path) const {
+    const QMap<QString, QString> stored = crawl::CrawlEngine::readJournalSettings(path);
+    // Only a list not yet read to its end is read again; a pasted list is kept whole in the file.
+    if (stored.value(crawl::journalkey::inputKind) != QLatin1String("file") ||
+        stored.value(crawl::journalkey::inputComplete) == QLatin1String("1"))
+        return {};
+    const auto then =
+        crawl::InputFingerprint::fromString(stored.value(crawl::InputFingerprint::kSettingsKey));
+    const QString list = stored.value(crawl::journalkey::inputPath);
+    QString unreadable;
+    const auto now = crawl::InputFingerprint::ofFile(list, &unreadable);
+    if (!then || !now)
+        return {}; // no fingerprint kept, or the file is gone: the engine says what it cannot read
+    const QString differences = crawl::InputFingerprint::differences(*then, *now);
+    if (differences.isEmpty())
+        return {};
+    return tr("The list %1 changed since the crawl started (%2).")
+        .arg(QDir::toNativeSeparators(list), differences);
 }
 
 void MainWindow::markCrawlFile(const QString &state) {
@@ -680,6 +714,11 @@ void MainWindow::startCrawl() {
     journal.settings.insert(CrawlFileInfo::kListName, m_inputName);
     journal.settings.insert(CrawlFileInfo::kOwnerPid, QString::number(QCoreApplication::applicationPid()));
     journal.settings.insert(CrawlFileInfo::kState, CrawlFileInfo::kRunning);
+    if (m_input->kind == crawl::InputSource::Kind::File) {
+        QString unreadable; // the engine's open says why, if it matters
+        if (const auto print = crawl::InputFingerprint::ofFile(m_input->path, &unreadable))
+            journal.settings.insert(crawl::InputFingerprint::kSettingsKey, print->toString());
+    }
     bool started = m_engine->start(*m_input, journal, &error);
     QString notJournaled;
     if (!started && !path.isEmpty() && m_engine->journalFailure() != crawl::StoreError::Kind::None) {

@@ -169,6 +169,8 @@ private:
     void saveCrawlDialog();
     void onCrawlFileLoaded(const CrawlFileInfo &info);
     void markCrawlFile(const QString &state);
+    // Why resuming this crawl file would read other lines than it started with (empty: it would not).
+    QString listChangeBeforeResume(const QString &path) const;
 
     void applyLimits();
     void applyFetchPolicy();

@@ -3,7 +3,7 @@
 // --input-changed ok; a temporary journal left by a crawl killed with SIGKILL is deleted by the next one.
 #include "clitestsupport.h"
 #include "frontier/temporaryjournals.h"
-#include "inputfingerprint.h"
+#include "input/inputfingerprint.h"
 #include "testsite.h"
 
 #include <QDir>

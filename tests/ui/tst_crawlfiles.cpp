@@ -7,6 +7,8 @@
 #include "crawlfiles/crawlfilesdialog.h"
 #include "engine/crawlengine.h"
 #include "freshsettings.h"
+#include "frontier/crawljournal.h"
+#include "input/inputfingerprint.h"
 #include "mainwindow.h"
 #include "models/resultsmodel.h"
 #include "pages/recentmenu.h"
@@ -15,6 +17,7 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
@@ -22,6 +25,7 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -412,6 +416,76 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor(
             [&] { return !window.findChild<QMessageBox *>(QStringLiteral("resumeOffer")); }, 5'000));
         QVERIFY(!window.offerInterruptedCrawl());
+    }
+
+    void resumeRefusesAChangedListItWouldStillRead() {
+        testsite::TestSite site;
+        QString error;
+        const QString host = site.addHost(QHostAddress::LocalHost, 0, &error);
+        QVERIFY2(!host.isEmpty(), qPrintable(error));
+        QTemporaryDir dir;
+        const QString list = dir.filePath(QStringLiteral("list.txt"));
+        const QByteArray original = site.urlList(host, 5, QStringLiteral("/l%1"));
+        {
+            QFile file(list);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(original);
+        }
+        const auto print = crawl::InputFingerprint::ofFile(list, &error);
+        QVERIFY(print);
+        // A crawl file as a window leaves it when stopped after storing only the first line of its list.
+        const QString path = dir.filePath(QStringLiteral("crawls/list-2026-01-01-0000.crawl"));
+        QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+        {
+            crawl::StoreError storeError;
+            auto store =
+                crawl::CrawlStore::create(path,
+                                          {{crawl::journalkey::inputKind, QStringLiteral("file")},
+                                           {crawl::journalkey::inputPath, list},
+                                           {crawl::InputFingerprint::kSettingsKey, print->toString()},
+                                           {ui::CrawlFileInfo::kState, ui::CrawlFileInfo::kStopped},
+                                           {ui::CrawlFileInfo::kListName, QStringLiteral("list.txt")}},
+                                          &storeError);
+            QVERIFY2(store, qPrintable(storeError.message));
+            crawl::StoreInputLine line;
+            line.lineNumber = 1;
+            line.raw = QString::fromUtf8(original.left(original.indexOf('\n')));
+            line.normalizedUrl = line.raw;
+            line.hostKey = host;
+            QVERIFY(store->appendInput({line}, 0));
+        }
+        ui::MainWindow window;
+        window.setCrawlsFolder(QFileInfo(path).absolutePath());
+        window.setConfirmationsEnabled(false);
+        window.setLimits(quickLimits(), quickPolicy());
+
+        // The list was edited: its unread lines are not what the crawl started with. Refused.
+        {
+            QFile file(list);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(site.urlList(host, 7, QStringLiteral("/other%1")));
+        }
+        QVERIFY(!window.resumeCrawl(path));
+        QVERIFY2(
+            window.statusBar()->currentMessage().contains(QStringLiteral("changed since the crawl started")),
+            qPrintable(window.statusBar()->currentMessage()));
+        QCOMPARE(window.engine()->state(), crawl::CrawlState::Idle);
+        QCOMPARE(site.totalRequests(), 0);
+
+        // The list as it was: the crawl continues with its lines 2-5.
+        {
+            QFile file(list);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(original);
+            QVERIFY(file.flush()); // before the time is set: a later write would change it again
+            QVERIFY(file.setFileTime(QDateTime::fromMSecsSinceEpoch(print->modifiedMs),
+                                     QFileDevice::FileModificationTime));
+        }
+        QSignalSpy finished(window.engine(), &crawl::CrawlEngine::finished);
+        QVERIFY(window.resumeCrawl(path));
+        QVERIFY(finished.wait(30'000));
+        QCOMPARE(window.resultsModel()->rowCount(), 5);
+        QCOMPARE(window.resultsModel()->failureCount(), 0);
     }
 
     void openCrawlShowsItsRows() {

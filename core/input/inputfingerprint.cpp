@@ -1,4 +1,4 @@
-#include "inputfingerprint.h"
+#include "input/inputfingerprint.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

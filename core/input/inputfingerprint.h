@@ -9,10 +9,11 @@ namespace crawl {
 
 // What a list file looked like when a journaled crawl started: its size, modification time and a hash
 // of its first and last 64 KiB. A resumed crawl reads the lines it has not stored yet from that file by
-// line number, so an edited list would silently continue with other URLs; --resume compares and refuses.
+// line number, so an edited list would silently continue with other URLs: --resume refuses it, the
+// window asks (crawlscope's --store and the window both keep it in the journal's settings).
 struct InputFingerprint {
     static constexpr qint64 kEdgeBytes = 64 * 1024;
-    static inline const QString kSettingsKey = QStringLiteral("cli.input_fingerprint");
+    static inline const QString kSettingsKey = QStringLiteral("input.fingerprint");
 
     qint64 size = 0;
     qint64 modifiedMs = 0;
