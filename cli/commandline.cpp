@@ -99,6 +99,9 @@ const Flag kFlags[] = {
     {"cluster-set", nullptr,
      "With --cluster and --crawl: change the shared crawl's limits (--concurrency, --per-host, "
      "--interval-ms, --host-limit, --retries) for every worker, then exit."},
+    {"input-changed", "refuse|ok",
+     "With --resume: refuse (default, exit 2) or accept a list file that changed since the crawl started "
+     "(its unread lines are read by line number from the file as it is now)."},
     {"version", nullptr, "Print the version and exit."},
     {"help", nullptr, "Print this help and exit."},
 };
@@ -501,7 +504,8 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
         QStringLiteral("output"),   QStringLiteral("summary-json"), QStringLiteral("quiet"),
         QStringLiteral("store"),    QStringLiteral("resume"),       QStringLiteral("export"),
         QStringLiteral("help"),     QStringLiteral("version"),      QStringLiteral("cluster"),
-        QStringLiteral("crawl"),    QStringLiteral("worker"),       QStringLiteral("cluster-set")};
+        QStringLiteral("crawl"),    QStringLiteral("worker"),       QStringLiteral("cluster-set"),
+        QStringLiteral("input-changed")};
     for (const Flag &flag : kFlags) {
         const QString name = flagName(flag);
         if (notCrawlFlags.contains(name) || !parser.isSet(name))
@@ -583,6 +587,18 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
             return result;
         }
         o.syncFull = sync == QLatin1String("full");
+    }
+    if (parser.isSet(QStringLiteral("input-changed"))) {
+        const QString choice = parser.value(QStringLiteral("input-changed")).trimmed().toLower();
+        if (choice != QLatin1String("refuse") && choice != QLatin1String("ok")) {
+            error = QStringLiteral("--input-changed expects refuse or ok (got \"%1\")").arg(choice);
+            return result;
+        }
+        if (parser.value(QStringLiteral("resume")).isEmpty()) {
+            error = QStringLiteral("--input-changed applies to --resume only");
+            return result;
+        }
+        o.inputChangedOk = choice == QLatin1String("ok");
     }
     if (!parseClusterOptions(parser, &o, &error))
         return result;

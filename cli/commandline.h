@@ -15,15 +15,16 @@ struct CommandLineOptions {
     enum class Mode : quint8 { Window, Headless, Export, Version, Help };
     Mode mode = Mode::Window;
     bool demo = false;
-    QString input;         // path or "-" (headless)
-    QString output;        // path or "-"; empty = stdout (demo: crawlscope-demo.csv)
-    QString summaryJson;   // path or empty
-    QString fileToOpen;    // window mode: a list to open
-    bool quiet = false;    // no progress lines
-    QString store;         // --store: journal a new crawl in this file
-    QString resume;        // --resume: continue the crawl journaled in this file
-    QString exportStore;   // --export: write a journaled crawl's rows, no crawling
-    bool syncFull = false; // --sync full
+    QString input;               // path or "-" (headless)
+    QString output;              // path or "-"; empty = stdout (demo: crawlscope-demo.csv)
+    QString summaryJson;         // path or empty
+    QString fileToOpen;          // window mode: a list to open
+    bool quiet = false;          // no progress lines
+    QString store;               // --store: journal a new crawl in this file
+    QString resume;              // --resume: continue the crawl journaled in this file
+    QString exportStore;         // --export: write a journaled crawl's rows, no crawling
+    bool syncFull = false;       // --sync full
+    bool inputChangedOk = false; // --input-changed ok: resume although the list file changed
     // The crawl's own flags in canonical form ("--name=value"), stored with --store so --resume can
     // rebuild them (outputs, --input and the journal flags themselves are not part of it).
     QStringList crawlArguments;

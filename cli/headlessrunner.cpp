@@ -2,6 +2,7 @@
 
 #include "engine/crawlengine.h"
 #include "fileidentity.h"
+#include "input/inputfingerprint.h"
 #include "output/csvwriter.h"
 #include "outputfiles.h"
 #include "progressline.h"
@@ -83,6 +84,32 @@ QString journalConflict(const QString &journal, const InputSource &input, const 
             .arg(summaryPath);
     return {};
 }
+// Why a resume must not read the stored list file as it is now (empty: it may). A crawl reads the lines
+// it has not stored yet by line number, so an edited file would continue with other URLs.
+QString inputChange(const QMap<QString, QString> &stored, bool acceptChange) {
+    const std::optional<InputFingerprint> then =
+        InputFingerprint::fromString(stored.value(InputFingerprint::kSettingsKey));
+    if (!then)
+        return {}; // a crawl journaled before fingerprints were kept
+    const QString path = stored.value(journalkey::inputPath);
+    QString unreadable;
+    const std::optional<InputFingerprint> now = InputFingerprint::ofFile(path, &unreadable);
+    if (!now)
+        return {}; // the engine says whether it still needs the file
+    const QString differences = InputFingerprint::differences(*then, *now);
+    if (differences.isEmpty())
+        return {};
+    if (acceptChange) {
+        printError(QStringLiteral("the list %1 changed since the crawl started (%2); continuing as asked "
+                                  "(--input-changed ok)")
+                       .arg(path, differences));
+        return {};
+    }
+    return QStringLiteral("the list %1 changed since the crawl started (%2); its unread lines would be "
+                          "taken from the changed file by line number. Restore the list, or continue anyway "
+                          "with --input-changed ok")
+        .arg(path, differences);
+}
 } // namespace
 
 int runHeadless(const CommandLineOptions &options, const InputSource &input, const QString &defaultOutput) {
@@ -98,15 +125,25 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
             printError(error);
             return ExitUsage;
         }
-        if (stored.value(journalkey::inputKind) == QLatin1String("file"))
+        if (stored.value(journalkey::inputKind) == QLatin1String("file")) {
             listForChecks = InputSource::fromFile(stored.value(journalkey::inputPath));
-        else
+            error = inputChange(stored, options.inputChangedOk);
+            if (!error.isEmpty()) {
+                printError(error);
+                return ExitUsage;
+            }
+        } else
             listForChecks = InputSource::fromText({});
     } else {
         if (!options.store.isEmpty()) {
             journal = CrawlJournal::create(options.store);
             journal.settings.insert(QStringLiteral("cli.arguments"),
                                     options.crawlArguments.join(QLatin1Char('\n')));
+            if (input.kind == InputSource::Kind::File) {
+                QString unreadable;
+                if (const auto print = InputFingerprint::ofFile(input.path, &unreadable))
+                    journal.settings.insert(InputFingerprint::kSettingsKey, print->toString());
+            }
         }
         if (!input.check(&error)) {
             printError(error);

@@ -1,7 +1,13 @@
 #include "mainwindow.h"
 
 #include "charts/chartspanel.h"
+#include "crawlfiles/crawlfileinfo.h"
+#include "crawlfiles/crawlfileloader.h"
+#include "crawlfiles/crawlfilename.h"
+#include "crawlfiles/crawlfilesdialog.h"
 #include "engine/crawlengine.h"
+#include "frontier/ownerprocess.h"
+#include "input/inputfingerprint.h"
 #include "jobs/csvexporter.h"
 #include "jobs/listloader.h"
 #include "model/outcome.h"
@@ -29,6 +35,7 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -75,6 +82,9 @@ MainWindow::MainWindow(QWidget *parent)
     , m_exporter(new CsvExporter(this))
     , m_actions(new MainActions(this))
     , m_rules(new CrawlRulesEditor(this))
+    , m_crawlLoader(new CrawlFileLoader(this))
+    , m_crawlCopier(new CrawlFileLoader(this))
+    , m_crawlsFolder(crawlfilename::defaultFolder())
     , m_feed(new ResultsFeed(this)) {
     setWindowTitle(tr("Crawlscope"));
     setAcceptDrops(true);
@@ -90,6 +100,7 @@ MainWindow::MainWindow(QWidget *parent)
     connectActions();
     createCentralWidgets();
     createViewMenu();
+    createCrawlFileActions();
     m_status = new CrawlStatusBar(statusBar());
 
     // The crawl must never make the window stutter: its threads yield the CPU to the GUI thread.
@@ -131,7 +142,9 @@ MainWindow::MainWindow(QWidget *parent)
     m_closeTimeout.setSingleShot(true);
     m_closeTimeout.setInterval(5'000);
     connect(&m_closeTimeout, &QTimer::timeout, this, [this] {
-        // The engine did not finish in time: close anyway; its destructor stops and joins.
+        // The engine did not finish in time: close anyway; its destructor stops and joins. The user
+        // quit: not a crash, so the next window does not offer it (Open Crawl still resumes it).
+        markCrawlFile(CrawlFileInfo::kStopped);
         m_closeAfterStop = false;
         m_forceClose = true;
         close();
@@ -147,6 +160,8 @@ MainWindow::~MainWindow() {
     // Stop background work that reports to this window before the members go away.
     m_loader->cancel();
     m_exporter->cancel();
+    m_crawlLoader->cancel();
+    m_crawlCopier->cancel();
     disconnect(m_engine, nullptr, this, nullptr);
 }
 
@@ -177,10 +192,12 @@ void MainWindow::connectActions() {
     connect(m_actions->open, &QAction::triggered, this, &MainWindow::openFileDialog);
     connect(m_actions->paste, &QAction::triggered, this, &MainWindow::pasteFromClipboard);
     connect(m_actions->start, &QAction::triggered, this, [this] {
-        if (!m_input)
-            openFileDialog();
-        else
+        if (m_input)
             startCrawl();
+        else if (m_crawlFileUnfinished && !m_crawlFile.isEmpty())
+            resumeCrawl(m_crawlFile); // an opened (or stopped) crawl file continues
+        else
+            openFileDialog();
     });
     connect(m_actions->pause, &QAction::triggered, this, &MainWindow::pauseOrResume);
     connect(m_actions->stop, &QAction::triggered, this, &MainWindow::stopCrawl);
@@ -312,6 +329,293 @@ void MainWindow::createViewMenu() {
     help->addAction(m_actions->about);
 }
 
+void MainWindow::createCrawlFileActions() {
+    // File: lists (Open, Recent, Paste) | crawls (Open Crawl, Recent Crawls, Save Crawl As, Manage) |
+    // exports | Quit.
+    QMenu *file = m_actions->fileMenu();
+    QAction *before = m_actions->exportView;
+    m_openCrawl = new QAction(actionIcon(QStringLiteral("document-open")), tr("Open &Crawl…"), this);
+    m_openCrawl->setObjectName(QStringLiteral("openCrawl"));
+    m_openCrawl->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_openCrawl->setToolTip(tr("Reopen a journaled crawl: its results, and Resume if it was unfinished"));
+    m_saveCrawl = new QAction(actionIcon(QStringLiteral("document-save-as")), tr("&Save Crawl As…"), this);
+    m_saveCrawl->setObjectName(QStringLiteral("saveCrawl"));
+    m_saveCrawl->setShortcut(QKeySequence::SaveAs);
+    m_saveCrawl->setToolTip(tr("Copy the crawl file shown (also while it runs)"));
+    m_manageCrawls = new QAction(tr("&Manage Crawls…"), this);
+    m_manageCrawls->setObjectName(QStringLiteral("manageCrawls"));
+    m_manageCrawls->setToolTip(tr("Where crawl files are kept, their sizes; open or delete them"));
+    m_recentCrawls = new RecentMenu(RecentMenu::Texts{tr("Recent Cra&wls"), QStringLiteral("recent/crawls"),
+                                                      tr("No recent crawls"), tr("Clear Recent Crawls")},
+                                    this);
+    m_recentCrawls->setObjectName(QStringLiteral("recentCrawlsMenu"));
+    file->insertAction(before, m_openCrawl);
+    file->insertMenu(before, m_recentCrawls);
+    file->insertAction(before, m_saveCrawl);
+    file->insertAction(before, m_manageCrawls);
+    file->insertSeparator(before);
+    connect(m_openCrawl, &QAction::triggered, this, &MainWindow::openCrawlDialog);
+    connect(m_saveCrawl, &QAction::triggered, this, &MainWindow::saveCrawlDialog);
+    connect(m_manageCrawls, &QAction::triggered, this, &MainWindow::showCrawlFiles);
+    connect(m_recentCrawls, &RecentMenu::openRequested, this, &MainWindow::openCrawl);
+
+    connect(m_crawlLoader, &CrawlFileLoader::rowsLoaded, this, [this](const QList<crawl::CrawlResult> &rows) {
+        m_charts->addResults(rows);
+        m_results->addResults(rows);
+    });
+    connect(m_crawlLoader, &CrawlFileLoader::progress, this, [this](qint64 read, qint64 total) {
+        m_status->showTask(tr("Reading crawl %p%"), read, std::max<qint64>(total, 1));
+    });
+    connect(m_crawlLoader, &CrawlFileLoader::loaded, this, &MainWindow::onCrawlFileLoaded);
+    connect(m_crawlLoader, &CrawlFileLoader::failed, this, [this](const QString &path, const QString &error) {
+        m_status->hideTask();
+        m_banner->hide();
+        if (m_crawlFile == path && !m_crawlFileLive)
+            m_crawlFile.clear();
+        updateActions();
+        statusBar()->showMessage(error, 10'000);
+        if (m_confirm)
+            QMessageBox::warning(this, tr("Cannot open the crawl"), error);
+        Q_EMIT crawlFileOpened(path, -1, false);
+    });
+    const auto saved = [this](bool ok, const QString &target, const QString &error) {
+        statusBar()->showMessage(ok ? tr("Crawl saved to %1").arg(QDir::toNativeSeparators(target))
+                                    : tr("Saving the crawl failed: %1").arg(error),
+                                 10'000);
+        if (!ok && m_confirm)
+            QMessageBox::warning(this, tr("Save Crawl As"), error);
+        Q_EMIT crawlSaved(ok, target, error);
+    };
+    connect(m_engine, &crawl::CrawlEngine::journalCopied, this, saved);
+    connect(m_crawlCopier, &CrawlFileLoader::copied, this, saved);
+}
+
+void MainWindow::setCrawlsFolder(const QString &folder) {
+    m_crawlsFolder = folder;
+}
+
+void MainWindow::openCrawlDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Crawl"), m_crawlsFolder,
+                                                      tr("Crawl files (*.crawl *.db);;All files (*)"));
+    if (!path.isEmpty())
+        openCrawl(path);
+}
+
+void MainWindow::openCrawl(const QString &path) {
+    if (crawl::isActive(m_engine->state())) {
+        statusBar()->showMessage(tr("Stop the running crawl before opening another"), 5'000);
+        return;
+    }
+    if (m_crawlFileLive && QFileInfo(path).absoluteFilePath() == QFileInfo(m_crawlFile).absoluteFilePath()) {
+        statusBar()->showMessage(tr("That crawl is the one on show"), 5'000);
+        Q_EMIT crawlFileOpened(path, m_results->rowCount(), false);
+        return;
+    }
+    clearCrawlViews();
+    m_input.reset();
+    m_crawlFile = QFileInfo(path).absoluteFilePath();
+    m_crawlFileLive = false;
+    m_inputName = QFileInfo(path).fileName();
+    m_recentCrawls->add(path);
+    showCrawlViews();
+    m_banner->showReading(m_inputName);
+    setWindowTitle(crawlWindowTitle(m_inputName, m_lastSnapshot));
+    m_status->showTask(tr("Reading crawl"), 0, 0);
+    m_crawlLoader->load(m_crawlFile);
+    updateActions();
+}
+
+void MainWindow::onCrawlFileLoaded(const CrawlFileInfo &info) {
+    m_status->hideTask();
+    m_crawlFileUnfinished = info.isUnfinished();
+    m_banner->hide();
+    m_inputName = info.listName.isEmpty() ? QFileInfo(info.path).fileName() : info.listName;
+    setWindowTitle(crawlWindowTitle(m_inputName, m_lastSnapshot));
+    const QString text = tr("Opened the crawl of %1: %2 of %3 rows done")
+                             .arg(m_inputName, number(info.done), number(info.total));
+    statusBar()->showMessage(
+        info.isUnfinished() ? text + tr(" — unfinished; Crawl > Start resumes it") : text, 15'000);
+    updateActions();
+    Q_EMIT crawlFileOpened(info.path, m_results->rowCount(), info.isUnfinished());
+    if (info.isUnfinished() && m_confirm &&
+        QMessageBox::question(this, tr("Resume the crawl?"),
+                              tr("The crawl of %1 is unfinished (%2 of %3 done). Resume it now?")
+                                  .arg(m_inputName, number(info.done), number(info.total)),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes)
+        resumeCrawl(info.path);
+}
+
+bool MainWindow::resumeCrawl(const QString &path) {
+    if (crawl::isActive(m_engine->state()))
+        return false;
+    m_crawlLoader->cancel();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QString listName = m_inputName;
+    // The engine may still hold this very file (a crawl that stopped here): it lets go when it starts.
+    if (!(m_crawlFileLive && absolute == QFileInfo(m_crawlFile).absoluteFilePath())) {
+        const CrawlFileInfo info = CrawlFileInfo::read(absolute);
+        if (!info.listName.isEmpty())
+            listName = info.listName;
+        const QString changed = listChangeBeforeResume(absolute);
+        if (!changed.isEmpty()) {
+            const QString text = tr("%1 Its lines not read yet would be taken from the changed file by line "
+                                    "number.")
+                                     .arg(changed);
+            if (!m_confirm ||
+                QMessageBox::warning(this, tr("The list changed"), text + tr("\n\nResume anyway?"),
+                                     QMessageBox::Yes | QMessageBox::Cancel,
+                                     QMessageBox::Cancel) != QMessageBox::Yes) {
+                statusBar()->showMessage(text, 15'000);
+                return false;
+            }
+        }
+    }
+    clearCrawlViews();
+    applyLimits();
+    applyFetchPolicy();
+    QString error;
+    if (!m_engine->start(crawl::InputSource::fromText({}), crawl::CrawlJournal::resumeFrom(absolute),
+                         &error)) {
+        statusBar()->showMessage(error, 10'000);
+        if (m_confirm)
+            QMessageBox::warning(this, tr("Cannot resume the crawl"), error);
+        updateActions();
+        return false;
+    }
+    m_input.reset();
+    m_crawlFile = absolute;
+    m_crawlFileLive = true;
+    m_inputName = listName;
+    m_recentCrawls->add(absolute);
+    markCrawlFile(CrawlFileInfo::kRunning);
+    showCrawlViews();
+    m_banner->hide();
+    m_lastSnapshot.state = crawl::CrawlState::Running;
+    updateStatus(m_lastSnapshot);
+    statusBar()->showMessage(tr("Resuming the crawl of %1").arg(m_inputName), 5'000);
+    updateActions();
+    return true;
+}
+
+QString MainWindow::listChangeBeforeResume(const QString &path) const {
+    const QMap<QString, QString> stored = crawl::CrawlEngine::readJournalSettings(path);
+    // Only a list not yet read to its end is read again; a pasted list is kept whole in the file.
+    if (stored.value(crawl::journalkey::inputKind) != QLatin1String("file") ||
+        stored.value(crawl::journalkey::inputComplete) == QLatin1String("1"))
+        return {};
+    const auto then =
+        crawl::InputFingerprint::fromString(stored.value(crawl::InputFingerprint::kSettingsKey));
+    const QString list = stored.value(crawl::journalkey::inputPath);
+    QString unreadable;
+    const auto now = crawl::InputFingerprint::ofFile(list, &unreadable);
+    if (!then || !now)
+        return {}; // no fingerprint kept, or the file is gone: the engine says what it cannot read
+    const QString differences = crawl::InputFingerprint::differences(*then, *now);
+    if (differences.isEmpty())
+        return {};
+    return tr("The list %1 changed since the crawl started (%2).")
+        .arg(QDir::toNativeSeparators(list), differences);
+}
+
+void MainWindow::markCrawlFile(const QString &state) {
+    if (!m_crawlFileLive)
+        return;
+    QMap<QString, QString> values{{CrawlFileInfo::kState, state}};
+    if (state == CrawlFileInfo::kRunning)
+        values.insert(CrawlFileInfo::kOwnerPid, QString::number(QCoreApplication::applicationPid()));
+    m_engine->writeJournalSettings(values);
+}
+
+void MainWindow::saveCrawlDialog() {
+    if (m_crawlFile.isEmpty()) {
+        statusBar()->showMessage(tr("No crawl to save: start or open one first"), 5'000);
+        return;
+    }
+    QSettings settings;
+    const QString folder = settings
+                               .value(QStringLiteral("paths/lastFolder"),
+                                      QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                               .toString();
+    // The file dialog asks before replacing an existing file.
+    const QString target = QFileDialog::getSaveFileName(
+        this, tr("Save Crawl As"), QDir(folder).filePath(QFileInfo(m_crawlFile).fileName()),
+        tr("Crawl files (*.crawl);;All files (*)"));
+    if (target.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("paths/lastFolder"), QFileInfo(target).absolutePath());
+    saveCrawlAs(target);
+}
+
+void MainWindow::saveCrawlAs(const QString &target) {
+    if (m_crawlFile.isEmpty()) {
+        Q_EMIT crawlSaved(false, target, tr("no crawl is shown"));
+        return;
+    }
+    statusBar()->showMessage(tr("Saving the crawl to %1…").arg(QDir::toNativeSeparators(target)));
+    // The live store is copied on its own thread (the frontier's connection); an opened one from here.
+    if (m_crawlFileLive && m_engine->hasOpenJournal())
+        m_engine->saveJournalCopy(target);
+    else
+        m_crawlCopier->copy(m_crawlFile, target);
+}
+
+QMessageBox *MainWindow::offerInterruptedCrawl() {
+    if (crawl::isActive(m_engine->state()) || m_resumeOffer)
+        return nullptr;
+    const QList<CrawlFileInfo> files = CrawlFileInfo::scan(m_crawlsFolder);
+    const qint64 self = QCoreApplication::applicationPid();
+    const auto interrupted = std::find_if(files.cbegin(), files.cend(), [self](const CrawlFileInfo &info) {
+        return info.ownerPid != self && CrawlFileInfo::wasInterrupted(info, crawl::isProcessAlive);
+    });
+    if (interrupted == files.cend())
+        return nullptr;
+    const CrawlFileInfo info = *interrupted;
+    const QString name = info.listName.isEmpty() ? QFileInfo(info.path).fileName() : info.listName;
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Resume the interrupted crawl?"),
+                                tr("Crawlscope closed without stopping the crawl of %1. Resume crawl %1 "
+                                   "(%2 of %3 done)?")
+                                    .arg(name, number(info.done), number(info.total)),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("resumeOffer"));
+    box->setInformativeText(tr("Open shows its results without crawling. Discard keeps the file (File > "
+                               "Manage Crawls… deletes it) and does not ask again."));
+    QPushButton *resume = box->addButton(tr("&Resume"), QMessageBox::AcceptRole);
+    QPushButton *open = box->addButton(tr("&Open"), QMessageBox::ActionRole);
+    box->addButton(tr("&Discard"), QMessageBox::RejectRole);
+    box->setDefaultButton(resume);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this,
+            [this, box, resume, open, path = info.path](QAbstractButton *b) {
+                if (b == resume) {
+                    resumeCrawl(path);
+                } else if (b == open) {
+                    openCrawl(path);
+                } else {
+                    QString error;
+                    if (!CrawlFileInfo::writeSettings(
+                            path, {{CrawlFileInfo::kState, CrawlFileInfo::kDiscarded}}, &error))
+                        statusBar()->showMessage(error, 10'000);
+                }
+                Q_UNUSED(box);
+            });
+    m_resumeOffer = box;
+    box->open();
+    return box;
+}
+
+CrawlFilesDialog *MainWindow::showCrawlFiles() {
+    if (!m_crawlFilesDialog) {
+        m_crawlFilesDialog = new CrawlFilesDialog(m_crawlsFolder, this);
+        m_crawlFilesDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_crawlFilesDialog, &CrawlFilesDialog::openRequested, this, &MainWindow::openCrawl);
+    }
+    m_crawlFilesDialog->setConfirmationsEnabled(m_confirm);
+    m_crawlFilesDialog->setLiveFile(m_crawlFileLive ? m_crawlFile : QString());
+    m_crawlFilesDialog->show();
+    m_crawlFilesDialog->raise();
+    return m_crawlFilesDialog;
+}
+
 // --- getting URLs in --------------------------------------------------------------------------------
 
 void MainWindow::openFileDialog() {
@@ -404,6 +708,70 @@ void MainWindow::startCrawl() {
     }
     if (crawl::isActive(m_engine->state()))
         return;
+    m_crawlLoader->cancel();
+    clearCrawlViews();
+    applyLimits();
+    applyFetchPolicy();
+    const CrawlRulesParse rules = m_rules->quality();
+    if (!rules.error.isEmpty()) {
+        const QString error = tr("Crawl rules: %1").arg(rules.error);
+        statusBar()->showMessage(error, 10'000);
+        if (m_confirm)
+            QMessageBox::warning(this, tr("Cannot start the crawl"), error);
+        updateActions();
+        return;
+    }
+    m_engine->setCrawlQuality(rules.quality);
+    // Every crawl is journaled in its own file under the crawls folder: a crash loses nothing committed.
+    QString error;
+    QString path;
+    if (QDir().mkpath(m_crawlsFolder)) {
+        path = crawlfilename::uniquePath(m_crawlsFolder, m_inputName, QDateTime::currentDateTime(),
+                                         [](const QString &p) { return QFileInfo::exists(p); });
+    }
+    crawl::CrawlJournal journal =
+        path.isEmpty() ? crawl::CrawlJournal::temporary() : crawl::CrawlJournal::create(path);
+    journal.settings.insert(CrawlFileInfo::kListName, m_inputName);
+    journal.settings.insert(CrawlFileInfo::kOwnerPid, QString::number(QCoreApplication::applicationPid()));
+    journal.settings.insert(CrawlFileInfo::kState, CrawlFileInfo::kRunning);
+    if (m_input->kind == crawl::InputSource::Kind::File) {
+        QString unreadable; // the engine's open says why, if it matters
+        if (const auto print = crawl::InputFingerprint::ofFile(m_input->path, &unreadable))
+            journal.settings.insert(crawl::InputFingerprint::kSettingsKey, print->toString());
+    }
+    bool started = m_engine->start(*m_input, journal, &error);
+    QString notJournaled;
+    if (!started && !path.isEmpty() && m_engine->journalFailure() != crawl::StoreError::Kind::None) {
+        // The crawls folder cannot take it (read-only, full): crawl anyway, but say it is not kept.
+        notJournaled = error;
+        journal.path.clear();
+        started = m_engine->start(*m_input, journal, &error);
+    } else if (path.isEmpty()) {
+        notJournaled = tr("cannot create %1").arg(QDir::toNativeSeparators(m_crawlsFolder));
+    }
+    if (!started) {
+        statusBar()->showMessage(error, 10'000);
+        if (m_confirm)
+            QMessageBox::warning(this, tr("Cannot start the crawl"), error);
+        updateActions();
+        return;
+    }
+    m_crawlFile = m_engine->journalPath();
+    m_crawlFileLive = !m_crawlFile.isEmpty();
+    if (m_crawlFileLive)
+        m_recentCrawls->add(m_crawlFile);
+    m_lastSnapshot.state = crawl::CrawlState::Running;
+    updateStatus(m_lastSnapshot);
+    statusBar()->showMessage(
+        notJournaled.isEmpty()
+            ? tr("Crawling %1").arg(m_inputName)
+            : tr("Crawling %1 without a crawl file (%2): a crash loses it").arg(m_inputName, notJournaled),
+        notJournaled.isEmpty() ? 5'000 : 30'000);
+    updateActions();
+}
+
+void MainWindow::clearCrawlViews() {
+    m_crawlFileUnfinished = false;
     m_feed->clear();
     m_retrying.clear();
     m_results->clear();
@@ -413,23 +781,6 @@ void MainWindow::startCrawl() {
     m_eventsPage->clear();
     m_lastSnapshot = crawl::CrawlSnapshot{};
     m_status->clear();
-    applyLimits();
-    applyFetchPolicy();
-    const CrawlRulesParse rules = m_rules->quality();
-    QString error = rules.error.isEmpty() ? QString() : tr("Crawl rules: %1").arg(rules.error);
-    if (error.isEmpty())
-        m_engine->setCrawlQuality(rules.quality);
-    if (!error.isEmpty() || !m_engine->start(*m_input, &error)) {
-        statusBar()->showMessage(error, 10'000);
-        if (m_confirm)
-            QMessageBox::warning(this, tr("Cannot start the crawl"), error);
-        updateActions();
-        return;
-    }
-    m_lastSnapshot.state = crawl::CrawlState::Running;
-    updateStatus(m_lastSnapshot);
-    statusBar()->showMessage(tr("Crawling %1").arg(m_inputName), 5'000);
-    updateActions();
 }
 
 void MainWindow::pauseOrResume() {
@@ -445,10 +796,11 @@ void MainWindow::stopCrawl() {
     if (state != crawl::CrawlState::Running && state != crawl::CrawlState::Paused)
         return;
     if (m_confirm) {
-        QMessageBox box(QMessageBox::Question, tr("Stop the crawl?"),
-                        tr("Requests in flight are cancelled and every unfinished URL ends as cancelled. "
-                           "The results so far are kept."),
-                        QMessageBox::Cancel, this);
+        QMessageBox box(
+            QMessageBox::Question, tr("Stop the crawl?"),
+            tr("Requests in flight are cancelled. The results so far are kept, and the unfinished "
+               "URLs stay in the crawl file: File > Open Crawl… resumes it later."),
+            QMessageBox::Cancel, this);
         QPushButton *stop = box.addButton(tr("Stop Crawl"), QMessageBox::DestructiveRole);
         box.setDefaultButton(QMessageBox::Cancel);
         box.exec();
@@ -488,6 +840,7 @@ void MainWindow::retryFailed(RetryScope scope) {
     for (const crawl::CrawlResult &r : std::as_const(retry))
         m_retrying.insert(r.id);
     m_engine->retry(retry);
+    markCrawlFile(CrawlFileInfo::kRunning);
     statusBar()->showMessage(tr("Queued %n failed URL(s) again", nullptr, int(retry.size())), 5'000);
     updateActions();
 }
@@ -616,6 +969,10 @@ void MainWindow::onSnapshot(const crawl::CrawlSnapshot &snapshot) {
 
 void MainWindow::onFinished(const crawl::CrawlSummary &summary) {
     flushResults(); // every result is in the views before "finished" shows
+    // Stopped or finished on purpose: not a crash, so no later window offers to resume it.
+    markCrawlFile(summary.stoppedByUser || !summary.journalError.isEmpty() ? CrawlFileInfo::kStopped
+                                                                           : CrawlFileInfo::kFinished);
+    m_crawlFileUnfinished = m_crawlFileLive && summary.stoppedByUser;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_lastSnapshot = summary.last;
     m_lastSnapshot.state = crawl::CrawlState::Finished;
@@ -649,6 +1006,9 @@ void MainWindow::updateActions() {
     m_actions->paste->setEnabled(!active);
     m_actions->start->setEnabled(!active);
     m_recentMenu->setOpenEnabled(!active);
+    m_recentCrawls->setOpenEnabled(!active);
+    m_openCrawl->setEnabled(!active);
+    m_saveCrawl->setEnabled(!m_crawlFile.isEmpty());
     m_actions->pause->setEnabled(state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused);
     m_actions->setPauseShowsResume(state == crawl::CrawlState::Paused);
     m_actions->stop->setEnabled(state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused);
@@ -764,9 +1124,11 @@ void MainWindow::showAbout() {
         tr("<h3>Crawlscope %1</h3>"
            "<p>A polite, fast crawl monitor: per-host limits and pacing, Retry-After, retries with backoff, "
            "live hosts, charts and failures, CSV export.</p>"
+           "<p>Every crawl is kept in a crawl file in <tt>%4</tt> (File &gt; Manage Crawls… shows "
+           "their sizes and deletes old ones).</p>"
            "<p>Built with Qt %2 (running on Qt %3).</p>")
             .arg(QStringLiteral(CRAWLSCOPE_VERSION), QStringLiteral(QT_VERSION_STR),
-                 QLatin1String(qVersion())));
+                 QLatin1String(qVersion()), QDir::toNativeSeparators(m_crawlsFolder).toHtmlEscaped()));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {
@@ -775,8 +1137,8 @@ void MainWindow::closeEvent(QCloseEvent *event) {
         if (m_confirm &&
             QMessageBox::question(
                 this, tr("Quit while crawling?"),
-                tr("A crawl is running. Stop it and quit? Unfinished URLs end as cancelled; "
-                   "export the results first if you need them."),
+                tr("A crawl is running. Stop it and quit? Its results and unfinished URLs stay in "
+                   "its crawl file; File > Open Crawl… (or Recent Crawls) resumes it."),
                 QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes) {
             event->ignore();
             return;

@@ -12,6 +12,7 @@
 #include <QHash>
 #include <QList>
 #include <QMainWindow>
+#include <QPointer>
 #include <QSet>
 #include <QTimer>
 
@@ -19,7 +20,9 @@
 #include <optional>
 #include <vector>
 
+class QAction;
 class QMenu;
+class QMessageBox;
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
@@ -34,6 +37,9 @@ struct CrawlResult;
 namespace ui {
 
 class ChartsPanel;
+class CrawlFileLoader;
+class CrawlFilesDialog;
+struct CrawlFileInfo;
 class CrawlStatusBar;
 class CrawlRulesEditor;
 class CsvExporter;
@@ -74,6 +80,24 @@ public:
     bool exportCurrentView(const QString &path);
     QTextBrowser *failureDetails() const;
 
+    // Crawl files: every crawl started here is journaled in crawlsFolder() (a file per crawl, named
+    // after the list and the time), so a crash loses nothing committed and any crawl can be reopened.
+    QString crawlsFolder() const { return m_crawlsFolder; }
+    void setCrawlsFolder(const QString &folder);      // for tests; the default is under the data folder
+    QString crawlFile() const { return m_crawlFile; } // the crawl shown (live or opened); empty if none
+    // Shows a crawl file's committed rows (read a page at a time on a worker thread); an unfinished one
+    // is offered for Resume once loaded (unless confirmations are off).
+    void openCrawl(const QString &path);
+    // Continues an unfinished crawl file where it stopped: its committed rows come back first, then the
+    // rest is fetched; a URL whose outcome was committed is never fetched again.
+    bool resumeCrawl(const QString &path);
+    // A consistent copy of the crawl shown, made while it runs; reported by crawlSaved.
+    void saveCrawlAs(const QString &target);
+    // At start: the newest crawl this user's window was running when its process died (not stopped,
+    // not held by a live process) is offered: Resume / Open / Discard. Null when there is none.
+    QMessageBox *offerInterruptedCrawl();
+    CrawlFilesDialog *showCrawlFiles(); // File > Manage Crawls…
+
     crawl::CrawlEngine *engine() const { return m_engine; }
     // A host's own limits (the hosts table's context menu); nullopt returns it to the global limits.
     void setHostOverride(const QString &hostKey, const std::optional<crawl::HostOverride> &value);
@@ -99,6 +123,7 @@ public:
     EventsPage *eventsPage() const { return m_eventsPage; }
     ThemeMenu *themeMenu() const { return m_themeMenu; }
     RecentMenu *recentMenu() const { return m_recentMenu; }
+    RecentMenu *recentCrawlsMenu() const { return m_recentCrawls; }
     ResultsPage *failuresPage() const { return m_failuresPage; }
     ResultsPage *resultsPage() const { return m_resultsPage; }
     LimitsPanel *limitsPanel() const { return m_limits; }
@@ -111,6 +136,8 @@ public:
 Q_SIGNALS:
     void listLoaded(const crawl::UrlListScan &scan);
     void exportFinished(bool ok, const QString &path, qint64 rows, const QString &error);
+    void crawlFileOpened(const QString &path, qint64 rows, bool unfinished);
+    void crawlSaved(bool ok, const QString &target, const QString &error);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -140,6 +167,14 @@ private:
     void onExportFinished(bool ok, const QString &path, qint64 rows, const QString &error);
     void onBreakerEvent(const crawl::BreakerEvent &event);
     void showCrawlViews(); // instead of the empty state
+    void clearCrawlViews();
+    void createCrawlFileActions();
+    void openCrawlDialog();
+    void saveCrawlDialog();
+    void onCrawlFileLoaded(const CrawlFileInfo &info);
+    void markCrawlFile(const QString &state);
+    // Why resuming this crawl file would read other lines than it started with (empty: it would not).
+    QString listChangeBeforeResume(const QString &path) const;
 
     void applyLimits();
     void applyFetchPolicy();
@@ -173,6 +208,18 @@ private:
     EmptyState *m_emptyState = nullptr;
     QStackedWidget *m_centralStack = nullptr;
     QMetaObject::Connection m_demoConnection;
+    CrawlFileLoader *m_crawlLoader;
+    CrawlFileLoader *m_crawlCopier;
+    RecentMenu *m_recentCrawls = nullptr;
+    QAction *m_openCrawl = nullptr;
+    QAction *m_saveCrawl = nullptr;
+    QAction *m_manageCrawls = nullptr;
+    QPointer<QMessageBox> m_resumeOffer;
+    QPointer<CrawlFilesDialog> m_crawlFilesDialog;
+    QString m_crawlsFolder;
+    QString m_crawlFile;                // the crawl file shown
+    bool m_crawlFileLive = false;       // the engine journals into m_crawlFile (else it was opened read-only)
+    bool m_crawlFileUnfinished = false; // it has URLs left: Start resumes it
 
     std::optional<crawl::InputSource> m_input;
     QString m_inputName;

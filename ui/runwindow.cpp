@@ -24,6 +24,13 @@ int runWindow(const WindowStart &start) {
     MainWindow window;
     window.show();
     applyWindowStart(window, start);
+    if (start.crawl)
+        return QApplication::exec();
+    // Test hook (tests/ui/tst_crawlfiles runs the app, then kills it mid-crawl): start the opened list.
+    if (qEnvironmentVariableIsSet("CRAWLSCOPE_TEST_START_OPENED_LIST") && !start.fileToOpen.isEmpty())
+        window.startCrawl();
+    else
+        window.offerInterruptedCrawl(); // a crawl this user's window was running when it died
     return QApplication::exec();
 }
 

@@ -254,6 +254,8 @@ bool CrawlEngine::start(const InputSource &input, const CrawlJournal &journal, Q
     d->frontierThread->setObjectName(QStringLiteral("crawl-journal"));
     d->frontier = new FrontierService(context);
     d->frontier->moveToThread(d->frontierThread);
+    connect(d->frontier, &FrontierService::copySaved, this, &CrawlEngine::journalCopied,
+            Qt::QueuedConnection);
     d->frontierThread->start();
     lowerPriorityOf(d->frontier, d->workerNice);
     CrawlJournal opening = journal;
@@ -363,6 +365,29 @@ QMap<QString, QString> CrawlEngine::readJournalSettings(const QString &path, QSt
     if (store->lastError().isError() && error)
         *error = store->lastError().message;
     return settings;
+}
+
+void CrawlEngine::saveJournalCopy(const QString &target) {
+    FrontierService *frontier = d->frontier;
+    if (!frontier) {
+        QMetaObject::invokeMethod(
+            this, [this, target] { Q_EMIT journalCopied(false, target, QStringLiteral("no crawl is open")); },
+            Qt::QueuedConnection);
+        return;
+    }
+    QMetaObject::invokeMethod(
+        frontier, [frontier, target] { frontier->saveCopy(target); }, Qt::QueuedConnection);
+}
+
+bool CrawlEngine::hasOpenJournal() const {
+    return d->frontier != nullptr;
+}
+
+void CrawlEngine::writeJournalSettings(const QMap<QString, QString> &values) {
+    if (FrontierService *frontier = d->frontier) {
+        QMetaObject::invokeMethod(
+            frontier, [frontier, values] { frontier->writeSettings(values); }, Qt::QueuedConnection);
+    }
 }
 
 void CrawlEngine::pause() {

@@ -63,6 +63,14 @@ public:
     // A stored crawl's settings (the caller's and the engine's keys), read without taking the crawl over.
     static QMap<QString, QString> readJournalSettings(const QString &path, QString *error = nullptr);
 
+    // While a journal is open (during a crawl and after it finished, until the next start): a consistent
+    // copy of it at `target`, made on the journal's own thread; reported by journalCopied. A target that
+    // exists is replaced once the copy is complete (the caller asks the user first).
+    void saveJournalCopy(const QString &target);
+    bool hasOpenJournal() const;
+    // Caller settings written into the open journal on its thread (a crawl's "stopped cleanly" marker).
+    void writeJournalSettings(const QMap<QString, QString> &values);
+
     void pause(); // no new request starts; in-flight requests finish
     void resume();
     // Cancels in-flight requests; every URL not yet finished (read or not) gets a `cancelled` result,
@@ -89,6 +97,7 @@ Q_SIGNALS:
     // A host's circuit breaker tripped, recovered, gave up or was reset by the user. Delivered with the
     // result batches, before the results that followed it.
     void hostBreakerChanged(const crawl::BreakerEvent &event);
+    void journalCopied(bool ok, const QString &target, const QString &error);
 
 private:
     std::unique_ptr<CrawlEnginePrivate> d;

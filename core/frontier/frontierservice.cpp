@@ -2,6 +2,8 @@
 
 #include "engine/enginecontext.h"
 #include "engine/fetchshard.h"
+#include "frontier/ownerprocess.h"
+#include "frontier/temporaryjournals.h"
 #include "model/cancelreason.h"
 #include "store/crawlstore.h"
 
@@ -47,11 +49,20 @@ bool FrontierService::open(const CrawlJournal &journal, QString *error) {
     options.sync = journal.sync;
     QString path = journal.path;
     if (path.isEmpty()) {
-        m_temporaryDir =
-            std::make_unique<QTemporaryDir>(QDir::temp().filePath(QStringLiteral("crawlscope-XXXXXX")));
+        QString folderError;
+        const QString base = temporaryjournals::folder(&folderError);
+        if (base.isEmpty()) {
+            *error = folderError;
+            m_openFailure = StoreError::Kind::Io;
+            return false;
+        }
+        // Journals of crawls killed with SIGKILL are left behind: their owner is gone, delete them.
+        temporaryjournals::removeStale(base, isProcessAlive);
+        m_temporaryDir = std::make_unique<QTemporaryDir>(
+            temporaryjournals::folderTemplate(base, QCoreApplication::applicationPid()));
         if (!m_temporaryDir->isValid()) {
             *error = QStringLiteral("cannot create a temporary crawl journal in %1: %2")
-                         .arg(QDir::tempPath(), m_temporaryDir->errorString());
+                         .arg(base, m_temporaryDir->errorString());
             m_openFailure = StoreError::Kind::Io;
             return false;
         }
@@ -93,6 +104,22 @@ bool FrontierService::open(const CrawlJournal &journal, QString *error) {
     m_storePath = path;
     m_store = std::move(store);
     return true;
+}
+
+void FrontierService::saveCopy(const QString &target) {
+    if (!m_store) {
+        Q_EMIT copySaved(false, target, QStringLiteral("the crawl journal is not open"));
+        return;
+    }
+    QString error;
+    const bool ok = m_store->saveCopy(target, &error);
+    Q_EMIT copySaved(ok, target, error);
+}
+
+void FrontierService::writeSettings(const QMap<QString, QString> &values) {
+    // A failure here is not the crawl's: the store keeps its rows, only the caller's marker is missing.
+    if (m_store)
+        m_store->setSettings(values);
 }
 
 void FrontierService::addLines(QList<StoreInputLine> lines) {

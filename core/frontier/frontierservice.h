@@ -64,6 +64,11 @@ public:
     void resumeAfterStop();                         // a stopped crawl continues (with retry())
     void kick();                                    // look for work now (a limit changed, a host resumed)
 
+    // On the frontier thread (the store's): a consistent copy of the store at `target` (Save Crawl As),
+    // reported by copySaved; and caller settings written into the store (e.g. the window's "stopped").
+    void saveCopy(const QString &target);
+    void writeSettings(const QMap<QString, QString> &values);
+
     void begin(); // on the frontier thread: timers; a resumed crawl replays its committed rows first
     void halt();  // on the frontier thread, before the shards go away: nothing more is handed out
 
@@ -80,6 +85,9 @@ public:
     // Committed per-host tallies of recently active hosts (the hosts a snapshot can show).
     mutable QMutex talliesMutex;
     QHash<QString, HostTally> tallies;
+
+Q_SIGNALS:
+    void copySaved(bool ok, const QString &target, const QString &error);
 
 private:
     void tick();

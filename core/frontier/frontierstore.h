@@ -56,6 +56,11 @@ public:
     virtual std::array<qint64, kOutcomeCount> outcomeCounts() = 0;
     virtual std::optional<HostRecord> hostRecord(const QString &hostKey) = 0;
     virtual QList<CrawlResult> rowsPage(qint64 afterId, int limit, RowFilter filter) = 0;
+
+    // A consistent copy of the whole crawl at `target` while it runs ("Save Crawl As"); replaces an
+    // existing target only once the copy is complete. A failed copy sets *error, not lastError(): it is
+    // not the crawl's failure.
+    virtual bool saveCopy(const QString &target, QString *error) = 0;
 };
 
 } // namespace crawl

@@ -1310,4 +1310,47 @@ QList<QueryPlan> CrawlStore::hotPathQueryPlans() {
     return plans;
 }
 
+bool CrawlStore::saveCopy(const QString &target, QString *error) {
+    const QFileInfo targetInfo(target);
+    if (targetInfo.exists() && !targetInfo.isFile()) {
+        *error =
+            QStringLiteral("cannot save a copy of the crawl to %1: it is not a regular file").arg(target);
+        return false;
+    }
+    if (targetInfo.exists() && targetInfo.canonicalFilePath() == QFileInfo(m_path).canonicalFilePath()) {
+        *error = QStringLiteral("cannot save a copy of the crawl over the crawl itself (%1)").arg(target);
+        return false;
+    }
+    // VACUUM INTO refuses a non-empty file: write beside the target and rename, so a failed copy never
+    // destroys the file it was to replace.
+    const QString partial = target + QStringLiteral(".partial");
+    QFile::remove(partial);
+    SqlStatement vacuum;
+    int rc = vacuum.prepare(m_db, "VACUUM INTO ?1");
+    if (rc == SQLITE_OK) {
+        vacuum.bind(1, partial);
+        rc = vacuum.step();
+        vacuum.reset();
+    }
+    if (rc != SQLITE_OK && rc != SQLITE_DONE) {
+        const StoreError crawlError = m_error; // the crawl's own state is unaffected by a failed copy
+        fail(rc, QStringLiteral("saving a copy to %1").arg(target));
+        *error = m_error.message;
+        m_error = crawlError;
+        QFile::remove(partial);
+        return false;
+    }
+    if (targetInfo.exists() && !QFile::remove(target)) {
+        QFile::remove(partial);
+        *error = QStringLiteral("cannot replace %1 with the copy of the crawl").arg(target);
+        return false;
+    }
+    if (!QFile::rename(partial, target)) {
+        QFile::remove(partial);
+        *error = QStringLiteral("cannot move the copy of the crawl to %1").arg(target);
+        return false;
+    }
+    return true;
+}
+
 } // namespace crawl

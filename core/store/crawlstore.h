@@ -144,6 +144,10 @@ public:
     // The same rows, a page at a time after entry id `afterId` (0: from the start), for paged views.
     QList<CrawlResult> rowsPage(qint64 afterId, int limit, RowFilter filter = RowFilter::All) override;
 
+    // VACUUM INTO a file beside `target`, renamed over it once complete: one read transaction, so the copy
+    // is consistent even while results commit, and it runs on this connection (the exclusive lock).
+    bool saveCopy(const QString &target, QString *error) override;
+
     // EXPLAIN QUERY PLAN of every statement on the hot path.
     QList<QueryPlan> hotPathQueryPlans();
 

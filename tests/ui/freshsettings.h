@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -25,6 +26,8 @@ inline void useFreshSettings() {
     static QTemporaryDir folder(QDir::temp().filePath(QStringLiteral("crawlscope-settings-XXXXXX")));
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, folder.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, folder.path());
+    // Window crawls are journaled in crawl files: in the same private folder, removed at exit.
+    qputenv("CRAWLSCOPE_CRAWLS_DIR", QFile::encodeName(folder.filePath(QStringLiteral("crawls"))));
     QCoreApplication::setOrganizationName(QStringLiteral("CrawlscopeTest"));
     clearSettings();
 }

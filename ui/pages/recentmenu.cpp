@@ -7,8 +7,17 @@
 namespace ui {
 
 RecentMenu::RecentMenu(QWidget *parent)
-    : QMenu(tr("Open &Recent"), parent) {
+    : RecentMenu(Texts{tr("Open &Recent"), QStringLiteral("recent/lists"), tr("No recent lists"),
+                       tr("Clear Recent Lists")},
+                 parent) {
     setObjectName(QStringLiteral("recentMenu"));
+}
+
+RecentMenu::RecentMenu(const Texts &texts, QWidget *parent)
+    : QMenu(texts.title, parent)
+    , m_emptyText(texts.empty)
+    , m_clearText(texts.clear)
+    , m_lists(texts.settingsKey) {
     QSettings settings;
     m_lists.load(settings);
     connect(this, &QMenu::aboutToShow, this, &RecentMenu::fill);
@@ -44,7 +53,7 @@ void RecentMenu::fill() {
         connect(open, &QAction::triggered, this, [this, path = paths[i]] { Q_EMIT openRequested(path); });
     }
     if (paths.isEmpty())
-        addAction(tr("No recent lists"))->setEnabled(false);
+        addAction(m_emptyText)->setEnabled(false);
     addSeparator();
     QAction *removeMissing = addAction(tr("Remove Missing Files"));
     removeMissing->setObjectName(QStringLiteral("recentRemoveMissing"));
@@ -53,7 +62,7 @@ void RecentMenu::fill() {
         m_lists.removeMissing();
         save();
     });
-    QAction *clearAll = addAction(tr("Clear Recent Lists"));
+    QAction *clearAll = addAction(m_clearText);
     clearAll->setEnabled(!paths.isEmpty());
     connect(clearAll, &QAction::triggered, this, [this] {
         m_lists.clear();

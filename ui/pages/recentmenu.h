@@ -12,6 +12,14 @@ class RecentMenu : public QMenu {
     Q_OBJECT
 public:
     explicit RecentMenu(QWidget *parent = nullptr);
+    // Another recent list under its own settings key (File > Recent Crawls).
+    struct Texts {
+        QString title;
+        QString settingsKey;
+        QString empty; // "No recent lists"
+        QString clear; // "Clear Recent Lists"
+    };
+    RecentMenu(const Texts &texts, QWidget *parent);
 
     void add(const QString &path);                       // and saves
     void setOpenEnabled(bool on) { m_openEnabled = on; } // no opening while a crawl runs
@@ -24,6 +32,8 @@ private:
     void fill();
     void save() const;
 
+    QString m_emptyText;
+    QString m_clearText;
     RecentLists m_lists;
     bool m_openEnabled = true;
 };

@@ -7,8 +7,6 @@ namespace ui {
 
 namespace {
 
-const QString kKey = QStringLiteral("recent/lists");
-
 QString canonical(const QString &path) {
     return QFileInfo(path).absoluteFilePath();
 }
@@ -33,7 +31,7 @@ void RecentLists::removeMissing() {
 
 void RecentLists::load(const QSettings &settings) {
     m_paths.clear();
-    const QStringList stored = settings.value(kKey).toStringList();
+    const QStringList stored = settings.value(m_key).toStringList();
     // A settings file edited by hand may hold anything: keep what looks like a path, newest first.
     for (const QString &path : stored) {
         if (!path.isEmpty() && m_paths.size() < kMax && !m_paths.contains(canonical(path)))
@@ -42,7 +40,7 @@ void RecentLists::load(const QSettings &settings) {
 }
 
 void RecentLists::save(QSettings &settings) const {
-    settings.setValue(kKey, m_paths);
+    settings.setValue(m_key, m_paths);
 }
 
 } // namespace ui

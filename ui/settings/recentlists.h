@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <QStringList>
 
 class QSettings;
@@ -11,6 +12,10 @@ class RecentLists {
 public:
     static constexpr int kMax = 10;
 
+    // The settings key the list is kept under (the lists' default; the recent crawls have their own).
+    explicit RecentLists(const QString &settingsKey = QStringLiteral("recent/lists"))
+        : m_key(settingsKey) {}
+
     void add(const QString &path);
     void remove(const QString &path);
     void removeMissing(); // files deleted or moved since
@@ -21,6 +26,7 @@ public:
     void save(QSettings &settings) const;
 
 private:
+    QString m_key;
     QStringList m_paths;
 };
 

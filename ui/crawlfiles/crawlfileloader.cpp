@@ -1,0 +1,102 @@
+#include "crawlfiles/crawlfileloader.h"
+
+#include "store/crawlstore.h"
+
+#include <memory>
+
+namespace ui {
+
+CrawlFileLoader::CrawlFileLoader(QObject *parent)
+    : QObject(parent) {}
+
+CrawlFileLoader::~CrawlFileLoader() {
+    cancel(); // here, not in the member's destructor: queued calls must find a whole loader
+}
+
+void CrawlFileLoader::cancel() {
+    m_worker.cancel();
+}
+
+void CrawlFileLoader::load(const QString &path) {
+    const quint64 job = ++m_job; // calls a cancelled job posted before it ended are dropped
+    m_worker.start(QStringLiteral("crawl file loader"), [this, path, job](const std::atomic_bool &cancelled) {
+        const auto post = [this, job](auto call) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, job, call] {
+                    if (job == m_job)
+                        call();
+                },
+                Qt::QueuedConnection);
+        };
+        const CrawlFileInfo info = CrawlFileInfo::read(path);
+        crawl::StoreError error;
+        crawl::StoreOptions options;
+        options.readOnly = true;
+        std::unique_ptr<crawl::CrawlStore> store =
+            info.error.isEmpty() ? crawl::CrawlStore::open(path, &error, options) : nullptr;
+        if (!store) {
+            const QString message = info.error.isEmpty() ? error.message : info.error;
+            post([this, path, message] {
+                m_worker.finish();
+                Q_EMIT failed(path, message);
+            });
+            return;
+        }
+        qint64 afterId = 0;
+        qint64 read = 0;
+        while (!cancelled.load()) {
+            const QList<crawl::CrawlResult> page =
+                store->rowsPage(afterId, kPageRows, crawl::RowFilter::Finished);
+            if (store->lastError().isError()) {
+                const QString message = store->lastError().message;
+                post([this, path, message] {
+                    m_worker.finish();
+                    Q_EMIT failed(path, message);
+                });
+                return;
+            }
+            if (page.isEmpty())
+                break;
+            afterId = qint64(page.last().id);
+            read += page.size();
+            post([this, page, read, total = info.done] {
+                Q_EMIT rowsLoaded(page);
+                Q_EMIT progress(read, total);
+            });
+        }
+        if (cancelled.load())
+            return;
+        post([this, info] {
+            m_worker.finish();
+            Q_EMIT loaded(info);
+        });
+    });
+}
+
+void CrawlFileLoader::copy(const QString &path, const QString &target) {
+    const quint64 job = ++m_job;
+    m_worker.start(QStringLiteral("crawl file copy"), [this, path, target, job](const std::atomic_bool &) {
+        crawl::StoreError error;
+        crawl::StoreOptions options;
+        options.readOnly = true;
+        QString message;
+        std::unique_ptr<crawl::CrawlStore> store = crawl::CrawlStore::open(path, &error, options);
+        bool ok = false;
+        if (!store)
+            message = error.message;
+        else
+            ok = store->saveCopy(target, &message);
+        QMetaObject::invokeMethod(
+            this,
+            [this, job, ok, target, message] {
+                if (job != m_job)
+                    return;
+                m_worker.finish();
+                Q_EMIT copied(ok, target, message);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace ui
