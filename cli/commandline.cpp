@@ -500,11 +500,11 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
     o.exportStore = parser.value(QStringLiteral("export"));
     // Not part of a stored crawl: where its rows go, what it reads, and the journal flags themselves.
     static const QStringList notCrawlFlags = {
-        QStringLiteral("headless"), QStringLiteral("demo"),         QStringLiteral("input"),
-        QStringLiteral("output"),   QStringLiteral("summary-json"), QStringLiteral("quiet"),
-        QStringLiteral("store"),    QStringLiteral("resume"),       QStringLiteral("export"),
-        QStringLiteral("help"),     QStringLiteral("version"),      QStringLiteral("cluster"),
-        QStringLiteral("crawl"),    QStringLiteral("worker"),       QStringLiteral("cluster-set"),
+        QStringLiteral("headless"),     QStringLiteral("demo"),         QStringLiteral("input"),
+        QStringLiteral("output"),       QStringLiteral("summary-json"), QStringLiteral("quiet"),
+        QStringLiteral("store"),        QStringLiteral("resume"),       QStringLiteral("export"),
+        QStringLiteral("help"),         QStringLiteral("version"),      QStringLiteral("cluster"),
+        QStringLiteral("crawl"),        QStringLiteral("worker"),       QStringLiteral("cluster-set"),
         QStringLiteral("input-changed")};
     for (const Flag &flag : kFlags) {
         const QString name = flagName(flag);
