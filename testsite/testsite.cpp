@@ -5,6 +5,14 @@
 
 #include <QThread>
 
+#include <algorithm>
+
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include <chrono>
 
 namespace testsite {
@@ -135,6 +143,15 @@ QByteArray TestSite::recordsJson(const QString &host, bool includeRequests, bool
 
 void TestSite::setControlEndpoints(bool enabled) {
     d->recorder.setControlEndpoints(enabled);
+}
+
+void TestSite::setServerNice(int nice) {
+#ifdef Q_OS_LINUX
+    d->runInServer(
+        [nice] { ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), std::clamp(nice, 0, 19)); });
+#else
+    Q_UNUSED(nice);
+#endif
 }
 
 void TestSite::setMaxRequestRecords(qint64 maxRecords) {

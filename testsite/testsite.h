@@ -153,6 +153,9 @@ public:
     // Keep at most `maxRecords` RequestRecords (host counters still count everything); -1 = no limit.
     // Long benchmarks use it to keep memory flat.
     void setMaxRequestRecords(qint64 maxRecords);
+    // Linux: the server thread's nice value (0-19). A benchmark of the window sets it so the in-process
+    // site, which stands in for a remote server, does not take the CPU the window's thread would get.
+    void setServerNice(int nice);
 
 private:
     class Private;
