@@ -359,14 +359,23 @@ void MainWindow::createCrawlFileActions() {
     connect(m_manageCrawls, &QAction::triggered, this, &MainWindow::showCrawlFiles);
     connect(m_recentCrawls, &RecentMenu::openRequested, this, &MainWindow::openCrawl);
 
-    connect(m_crawlLoader, &CrawlFileLoader::rowsLoaded, this, [this](const QList<crawl::CrawlResult> &rows) {
-        m_charts->addResults(rows);
-        m_results->addResults(rows);
+    // An opened crawl's rows go through the same time-budgeted feed as a live crawl's: a million of them
+    // never block the window.
+    connect(m_crawlLoader, &CrawlFileLoader::rowsLoaded, m_feed,
+            qOverload<const QList<crawl::CrawlResult> &>(&ResultsFeed::append));
+    connect(m_feed, &ResultsFeed::drained, this, [this] {
+        if (auto info = std::move(m_openedWaitingForRows))
+            onCrawlFileLoaded(*info);
     });
     connect(m_crawlLoader, &CrawlFileLoader::progress, this, [this](qint64 read, qint64 total) {
         m_status->showTask(tr("Reading crawl %p%"), read, std::max<qint64>(total, 1));
     });
-    connect(m_crawlLoader, &CrawlFileLoader::loaded, this, &MainWindow::onCrawlFileLoaded);
+    connect(m_crawlLoader, &CrawlFileLoader::loaded, this, [this](const CrawlFileInfo &info) {
+        if (m_feed->pendingCount() == 0)
+            onCrawlFileLoaded(info);
+        else
+            m_openedWaitingForRows = std::make_unique<CrawlFileInfo>(info);
+    });
     connect(m_crawlLoader, &CrawlFileLoader::failed, this, [this](const QString &path, const QString &error) {
         m_status->hideTask();
         m_banner->hide();
@@ -772,6 +781,7 @@ void MainWindow::startCrawl() {
 
 void MainWindow::clearCrawlViews() {
     m_crawlFileUnfinished = false;
+    m_openedWaitingForRows.reset();
     m_feed->clear();
     m_retrying.clear();
     m_results->clear();

@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -230,7 +231,10 @@ private:
     bool m_limitsEdited = false; // by the user in this session: write them back
     bool m_forceClose = false;   // the crawl was asked to stop: close without asking again
     QTimer m_closeTimeout;
-    ResultsFeed *m_feed;      // engine results -> views, in slices that keep the window responsive
+    ResultsFeed *m_feed; // engine results -> views, in slices that keep the window responsive
+    // An opened crawl file read to its end whose rows are still going through m_feed: it is announced
+    // once they are all in the views.
+    std::unique_ptr<CrawlFileInfo> m_openedWaitingForRows;
     QSet<quint64> m_retrying; // ids re-queued by a retry whose new result has not arrived yet
 };
 

@@ -161,6 +161,27 @@ private Q_SLOTS:
             QCoreApplication::processEvents();
         QCOMPARE(delivered, 10);
     }
+
+    void drainedOnlyWhenEverythingIsDelivered() {
+        // An opened crawl file is announced on drained(): by then every row must be in the views.
+        ui::ResultsFeed feed;
+        feed.setCoalesceMs(10);
+        feed.setBudgetMs(0.5);
+        qint64 delivered = 0;
+        qint64 deliveredAtDrain = -1;
+        int drains = 0;
+        connect(&feed, &ui::ResultsFeed::chunkReady, this,
+                [&delivered](const QList<CrawlResult> &chunk) { delivered += chunk.size(); });
+        connect(&feed, &ui::ResultsFeed::drained, this, [&] {
+            ++drains;
+            deliveredAtDrain = delivered;
+        });
+        feed.append(makeResults(0, 20'000)); // several chunks, one per turn
+        QVERIFY(QTest::qWaitFor([&] { return drains > 0; }, 10'000));
+        QCOMPARE(deliveredAtDrain, 20'000);
+        QCOMPARE(drains, 1);
+        QVERIFY(delivered == 20'000 && feed.pendingCount() == 0);
+    }
 };
 
 QTEST_MAIN(TestResultsFeed)

@@ -111,6 +111,8 @@ void ResultsFeed::release(qsizetype count) {
         const double nsPerRow = double(clock.nsecsElapsed()) / double(count);
         m_nsPerRow = m_nsPerRow <= 0 ? nsPerRow : 0.6 * m_nsPerRow + 0.4 * nsPerRow;
     }
+    if (pendingCount() == 0)
+        Q_EMIT drained();
 }
 
 } // namespace ui

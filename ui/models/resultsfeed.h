@@ -39,6 +39,8 @@ public:
 Q_SIGNALS:
     // Connected directly: the receiver inserts the chunk into the models. Its run time is measured.
     void chunkReady(const QList<crawl::CrawlResult> &chunk);
+    // Everything appended so far is in the views (after the chunk that emptied the backlog).
+    void drained();
 
 private:
     void releaseChunk();
