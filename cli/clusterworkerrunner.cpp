@@ -5,6 +5,7 @@
 #include "cluster/clusterworkerclient.h"
 #include "cluster/redisconnection.h"
 #include "clusterlimits.h"
+#include "engine/requesttemplates.h"
 #include "headlessrunner.h"
 #include "input/urlnormalizer.h"
 #include "policy/redirectsafety.h"
@@ -178,22 +179,9 @@ void ClusterWorkerRunner::onSettings(const QMap<QString, QString> &settings) {
         return finish(ExitUsage);
     }
     m_policy = parsed.options.policy;
-    QNetworkRequest request;
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
-    request.setDecompressedSafetyCheckThreshold(-1);
-    request.setHeader(QNetworkRequest::UserAgentHeader,
-                      m_policy.userAgent.isEmpty() ? FetchPolicy::defaultUserAgent() : m_policy.userAgent);
-    request.setTransferTimeout(std::max(1, m_policy.idleTimeoutS) * 1000);
-    QNetworkRequest withoutCredentials = request;
-    for (const auto &[name, value] : m_policy.headers) {
-        request.setRawHeader(name, value);
-        if (!isCredentialHeader(name))
-            withoutCredentials.setRawHeader(name, value);
-    }
-    m_request = request;
-    m_requestWithoutCredentials = withoutCredentials;
+    RequestTemplates templates = RequestTemplates::forPolicy(m_policy); // exactly what the engine sends
+    m_request = std::move(templates.request);
+    m_requestWithoutCredentials = std::move(templates.withoutCredentials);
 }
 
 void ClusterWorkerRunner::applyLimits(const ClusterLimits &limits) {

@@ -1,6 +1,7 @@
 #include "engine/fetchshard.h"
 
 #include "engine/bodyprefix.h"
+#include "engine/requesttemplates.h"
 #include "input/urlnormalizer.h"
 #include "model/cancelreason.h"
 #include "policy/redirectsafety.h"
@@ -31,7 +32,6 @@ void lowerThreadPriority(int nice) {
 constexpr qint64 kPacingMarginNs = 2'000'000;
 
 constexpr int kDeadlineSweepMs = 50;
-constexpr int kIdleConnectionSeconds = 2;
 constexpr int kPublishMs = 200;
 
 constexpr qint64 msToNs(qint64 ms) {
@@ -295,29 +295,9 @@ void FetchShard::refreshConfig() {
 }
 
 void FetchShard::buildRequestTemplates() {
-    // Built once per configuration and copied per request: a copy shares the attributes and headers,
-    // where building each request would allocate them again.
-    QNetworkRequest request;
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
-    // Qt keeps an idle connection 120 s; one per finished host exhausts descriptors on a many-host crawl.
-    request.setAttribute(QNetworkRequest::ConnectionCacheExpiryTimeoutSecondsAttribute,
-                         kIdleConnectionSeconds);
-    // Our own limit bounds decoded bodies (Qt's zip-bomb check would end a big one without an error).
-    request.setDecompressedSafetyCheckThreshold(-1);
-    request.setHeader(QNetworkRequest::UserAgentHeader,
-                      (m_policy.userAgent.isEmpty() ? FetchPolicy::defaultUserAgent() : m_policy.userAgent));
-    // QNAM's transfer timeout is an inactivity timeout; safe because nothing ever queues inside QNAM.
-    request.setTransferTimeout(std::max(1, m_policy.idleTimeoutS) * 1000);
-    QNetworkRequest withoutCredentials = request;
-    for (const auto &[name, value] : m_policy.headers) {
-        request.setRawHeader(name, value);
-        if (!isCredentialHeader(name))
-            withoutCredentials.setRawHeader(name, value);
-    }
-    m_request = request;
-    m_requestWithoutCredentials = withoutCredentials;
+    RequestTemplates templates = RequestTemplates::forPolicy(m_policy);
+    m_request = std::move(templates.request);
+    m_requestWithoutCredentials = std::move(templates.withoutCredentials);
 }
 
 FetchShard::Host *FetchShard::liveHost(const QString &key) const {
