@@ -5,10 +5,12 @@
 #include "cluster/clusterworkerclient.h"
 #include "cluster/redisconnection.h"
 #include "clusterlimits.h"
+#include "engine/bodyprefix.h"
 #include "engine/requesttemplates.h"
 #include "headlessrunner.h"
 #include "input/urlnormalizer.h"
 #include "policy/redirectsafety.h"
+#include "policy/resultacceptance.h"
 #include "signalwatcher.h"
 #include "stderrline.h"
 
@@ -179,6 +181,7 @@ void ClusterWorkerRunner::onSettings(const QMap<QString, QString> &settings) {
         return finish(ExitUsage);
     }
     m_policy = parsed.options.policy;
+    m_acceptance = parsed.options.quality.acceptance;
     RequestTemplates templates = RequestTemplates::forPolicy(m_policy); // exactly what the engine sends
     m_request = std::move(templates.request);
     m_requestWithoutCredentials = std::move(templates.withoutCredentials);
@@ -272,6 +275,8 @@ void ClusterWorkerRunner::sendHop(Flight &flight) {
     flight.ttfbNs = 0;
     flight.bytes = 0;
     flight.contentType.clear();
+    flight.bodyPrefix.clear();
+    flight.keepBytes = -1;
     flight.headersSeen = false;
     flight.abortReason = AbortReason::None;
     QNetworkReply *reply = m_network->get(request);
@@ -291,11 +296,14 @@ void ClusterWorkerRunner::sendHop(Flight &flight) {
 
 void ClusterWorkerRunner::onReplyData(QNetworkReply *reply) {
     const auto it = m_flights.find(m_leaseOfReply.value(reply));
-    const qint64 available = reply->bytesAvailable();
-    reply->skip(available); // only the size is kept: the shared crawl records no body facts
-    if (it == m_flights.end())
+    if (it == m_flights.end()) {
+        reply->skip(reply->bytesAvailable());
         return;
-    it->bytes += available;
+    }
+    // Only the first bytes the acceptance checks read are kept; the rest is counted and dropped.
+    if (it->keepBytes < 0)
+        it->keepBytes = bodyBytesToKeep(m_acceptance, false, it->contentType);
+    it->bytes += consumeBody(reply, it->bodyPrefix, it->keepBytes);
     if (it->bytes > m_policy.maxBodyBytes && it->abortReason == AbortReason::None) {
         it->abortReason = AbortReason::TooLarge;
         reply->abort();
@@ -315,8 +323,11 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
         return; // lost lease or a stop: the result is not wanted
     Flight &flight = *it;
     flight.reply = nullptr;
-    if (reply->isOpen())
-        flight.bytes += reply->skip(reply->bytesAvailable());
+    if (reply->isOpen()) {
+        if (flight.keepBytes < 0)
+            flight.keepBytes = bodyBytesToKeep(m_acceptance, false, flight.contentType);
+        flight.bytes += consumeBody(reply, flight.bodyPrefix, flight.keepBytes);
+    }
     const qint64 now = steadyNs();
 
     ResponseFacts facts;
@@ -405,6 +416,7 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
     result.finishedAt = QDateTime::currentDateTimeUtc();
     result.redirectChain = flight.chain;
     result.warning = flight.warning;
+    applyAcceptance(result, m_acceptance, flight.bodyPrefix); // the same checks as a single-process crawl
     flight.resultFields = ClusterResultCodec::encode(result);
     // For the tests and the window: how many grants the host had in flight, by the server's count.
     flight.resultFields.append({"host_inflight", QByteArray::number(flight.lease.hostInFlight)});

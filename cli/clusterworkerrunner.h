@@ -52,6 +52,8 @@ private:
         qint64 ttfbNs = 0;
         qint64 bytes = 0;
         QString contentType;
+        QByteArray bodyPrefix;    // the first bytes the acceptance checks read (engine/bodyprefix)
+        qsizetype keepBytes = -1; // how many of them: known once the headers are
         bool headersSeen = false;
         AbortReason abortReason = AbortReason::None;
         QString hopHost;        // a redirect hop on another host holds that host's slot (a hop grant)
@@ -86,6 +88,7 @@ private:
     QString m_crawlName;
     QByteArray m_workerId;
     FetchPolicy m_policy;
+    AcceptanceCriteria m_acceptance; // the crawl's acceptance checks, from its stored flags
     int m_concurrency = 16;
     QThread m_clientThread;
     ClusterWorkerClient *m_client = nullptr;

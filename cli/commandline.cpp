@@ -324,6 +324,20 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         *error = QStringLiteral("--cluster with --input runs headless: add --headless");
         return false;
     }
+    // Workers apply the acceptance checks, but do not read robots.txt or filter by scope yet: a shared
+    // crawl that silently ignored them would be less polite than the user asked for.
+    if (!o->clusterWorker && !o->clusterSet) {
+        if (o->quality.robots != RobotsMode::Ignore) {
+            *error = QStringLiteral("a --cluster crawl does not read robots.txt yet (docs/cluster.md): add "
+                                    "--robots ignore to crawl without it");
+            return false;
+        }
+        if (o->quality.scope.restrictsAnything()) {
+            *error = QStringLiteral(
+                "--include, --exclude and --allow-hosts do not apply to a --cluster crawl yet");
+            return false;
+        }
+    }
     if (o->clusterSet)
         o->mode = CommandLineOptions::Mode::Headless;
     return true;

@@ -79,7 +79,8 @@ private:
             return nullptr;
         return start(QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), input,
                                  QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
-                                 QStringLiteral("--output"), csv, QStringLiteral("--quiet")} +
+                                 QStringLiteral("--output"), csv, QStringLiteral("--quiet"),
+                                 QStringLiteral("--robots"), QStringLiteral("ignore")} +
                      limits);
     }
     static bool waitFinished(Proc &proc, int timeoutMs) {
@@ -407,6 +408,55 @@ private Q_SLOTS:
             QCOMPARE(row[clitest::OutcomeCol], QStringLiteral("ok"));
     }
 
+    // The workers judge each page with the crawl's acceptance checks, like a single-process crawl does; a
+    // coordinator that would obey robots.txt or filter by scope is refused rather than silently ignored.
+    void acceptanceChecksOnWorkers() {
+        TestSite site;
+        const QString host = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
+        QVERIFY(!host.isEmpty());
+        const QString page = site.baseUrl(host) + QStringLiteral("/page");
+        const QString soft404 = site.baseUrl(host) + QStringLiteral("/gone?soft404=1");
+        const QString csv = m_dir.filePath(QStringLiteral("accept.csv"));
+        auto coordinator = startCoordinator(QStringLiteral("accept"),
+                                            (page + QLatin1Char('\n') + soft404 + QLatin1Char('\n')).toUtf8(),
+                                            csv, {QStringLiteral("--soft-404"), QStringLiteral("reject")});
+        QVERIFY(coordinator);
+        auto worker = startWorker(QStringLiteral("accept"));
+        QVERIFY2(waitFinished(*coordinator, 30000), coordinator->err.constData());
+        QVERIFY2(coordinator->process->exitCode() == 0, coordinator->err.constData());
+        QVERIFY2(waitFinished(*worker, 10000), worker->err.constData());
+        int count = 0;
+        const QHash<QString, QStringList> rows = rowsOf(csv, &count);
+        QCOMPARE(count, 2);
+        QCOMPARE(rows.value(page).value(clitest::Accepted), QStringLiteral("yes"));
+        QCOMPARE(rows.value(page).value(clitest::Title), QStringLiteral("Crawlscope test page /page"));
+        const QStringList soft = rows.value(soft404);
+        QCOMPARE(soft.value(clitest::OutcomeCol), QStringLiteral("ok"));
+        QCOMPARE(soft.value(clitest::Accepted), QStringLiteral("no"));
+        QVERIFY2(soft.value(clitest::RejectReason).contains(QLatin1String("soft 404")),
+                 qPrintable(soft.value(clitest::RejectReason)));
+        QCOMPARE(soft.value(clitest::Title), QStringLiteral("Page not found"));
+
+        const QString input = m_dir.filePath(QStringLiteral("robots.txt"));
+        QVERIFY(clitest::writeFile(input, (page + QLatin1Char('\n')).toUtf8()));
+        const QStringList base{QStringLiteral("--headless"),
+                               QStringLiteral("--input"),
+                               input,
+                               QStringLiteral("--cluster"),
+                               clusterUrl(),
+                               QStringLiteral("--crawl"),
+                               QStringLiteral("polite")};
+        const clitest::Run robots = clitest::runCli(base); // robots.txt obeyed by default
+        QCOMPARE(robots.exitCode, 2);
+        QVERIFY2(robots.err.contains("--robots ignore"), robots.err.constData());
+        const clitest::Run scope =
+            clitest::runCli(base + QStringList{QStringLiteral("--robots"), QStringLiteral("ignore"),
+                                               QStringLiteral("--exclude"), QStringLiteral("x")});
+        QCOMPARE(scope.exitCode, 2);
+        QVERIFY2(scope.err.contains("--exclude"), scope.err.constData());
+        QCOMPARE(site.totalRequests(), 2); // the refused ones fetched nothing
+    }
+
     // The password never reaches the output, and rediss:// is refused with the reason.
     void passwordNeverPrintedAndTlsRefused() {
         const clitest::Run bad = clitest::runCli(
@@ -432,7 +482,8 @@ private Q_SLOTS:
         const clitest::Run run = clitest::runCli(
             {QStringLiteral("--headless"), QStringLiteral("--input"), input, QStringLiteral("--cluster"),
              clusterUrl(), QStringLiteral("--crawl"), QStringLiteral("taken"), QStringLiteral("--output"),
-             m_dir.filePath(QStringLiteral("taken.csv"))});
+             m_dir.filePath(QStringLiteral("taken.csv")), QStringLiteral("--robots"),
+             QStringLiteral("ignore")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("already exists"), run.err.constData());
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("taken.csv"))));

@@ -112,7 +112,11 @@ private Q_SLOTS:
         };
         row("worker", "--headless --worker --cluster URL", "");
         row("worker with crawl", "--headless --worker --cluster URL --crawl c1 --concurrency 8", "");
-        row("coordinator", "--headless --input l.txt --cluster URL --crawl c1", "");
+        row("coordinator", "--headless --input l.txt --cluster URL --crawl c1 --robots ignore", "");
+        row("coordinator obeying robots", "--headless --input l.txt --cluster URL --crawl c1",
+            "does not read robots.txt");
+        row("coordinator with scope",
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --include a", "do not apply");
         row("set", "--cluster URL --crawl c1 --cluster-set --per-host 3", "");
         row("worker without cluster", "--headless --worker", "need --cluster");
         row("worker without headless", "--worker --cluster URL", "add --headless");
