@@ -239,6 +239,21 @@ bool ClusterCoordinator::feed() {
             invalidRows.append(row);
             continue;
         }
+        if (m_options.quality.scope.restrictsAnything()) {
+            // Out of scope: its row now, never queued (as in a single-process crawl).
+            const ScopeDecision scope = m_options.quality.scope.check(line->normalized);
+            if (!scope.inScope) {
+                CrawlResult row;
+                row.lineNumber = line->lineNumber;
+                row.url = line->normalized.text;
+                row.host = line->normalized.hostKey;
+                row.outcome = Outcome::Excluded;
+                row.error = QStringLiteral("out of scope: ") + scope.rule;
+                row.finishedAt = QDateTime::currentDateTimeUtc();
+                invalidRows.append(row);
+                continue;
+            }
+        }
         if (firstLine < 0)
             firstLine = line->lineNumber;
         batch.append(

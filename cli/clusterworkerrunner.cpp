@@ -182,6 +182,7 @@ void ClusterWorkerRunner::onSettings(const QMap<QString, QString> &settings) {
     }
     m_policy = parsed.options.policy;
     m_acceptance = parsed.options.quality.acceptance;
+    m_scope = parsed.options.quality.scope;
     RequestTemplates templates = RequestTemplates::forPolicy(m_policy); // exactly what the engine sends
     m_request = std::move(templates.request);
     m_requestWithoutCredentials = std::move(templates.withoutCredentials);
@@ -355,7 +356,17 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
     facts.redirects = flight.redirects;
     facts.spentMs = QDateTime::currentMSecsSinceEpoch() - flight.firstStartEpochMs;
     facts.random01 = QRandomGenerator::global()->generateDouble();
-    const ResponseDecision decision = decideResponse(facts, m_policy);
+    ResponseDecision decision = decideResponse(facts, m_policy);
+    if (decision.action == ResponseDecision::Action::FollowRedirect && m_scope.restrictsAnything()) {
+        // A redirect out of the crawl's scope is not followed (as in a single-process crawl).
+        const NormalizedUrl target = normalizeUrl(decision.redirectTo.toString(QUrl::FullyEncoded));
+        const ScopeDecision scope = target.ok() ? m_scope.check(target) : ScopeDecision{};
+        if (!scope.inScope) {
+            decision.action = ResponseDecision::Action::Finish;
+            decision.outcome = Outcome::Excluded;
+            decision.error = QStringLiteral("redirect to %1 not followed: %2").arg(target.text, scope.rule);
+        }
+    }
 
     if (decision.pauseHostMs >= 0) {
         // Retry-After: the whole host waits, for every worker.

@@ -89,6 +89,7 @@ private:
     QByteArray m_workerId;
     FetchPolicy m_policy;
     AcceptanceCriteria m_acceptance; // the crawl's acceptance checks, from its stored flags
+    ScopeRules m_scope;              // ... and its scope: a redirect out of it is not followed
     int m_concurrency = 16;
     QThread m_clientThread;
     ClusterWorkerClient *m_client = nullptr;

@@ -324,17 +324,18 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         *error = QStringLiteral("--cluster with --input runs headless: add --headless");
         return false;
     }
-    // Workers apply the acceptance checks, but do not read robots.txt or filter by scope yet: a shared
-    // crawl that silently ignored them would be less polite than the user asked for.
+    // Workers apply the acceptance checks and the scope expressions, but do not read robots.txt yet: a
+    // shared crawl that silently ignored it would be less polite than the user asked for.
     if (!o->clusterWorker && !o->clusterSet) {
         if (o->quality.robots != RobotsMode::Ignore) {
             *error = QStringLiteral("a --cluster crawl does not read robots.txt yet (docs/cluster.md): add "
                                     "--robots ignore to crawl without it");
             return false;
         }
-        if (o->quality.scope.restrictsAnything()) {
-            *error = QStringLiteral(
-                "--include, --exclude and --allow-hosts do not apply to a --cluster crawl yet");
+        if (parser.isSet(QStringLiteral("allow-hosts"))) {
+            *error =
+                QStringLiteral("--allow-hosts does not apply to a --cluster crawl yet (the workers would "
+                               "need the file): use --include / --exclude");
             return false;
         }
     }

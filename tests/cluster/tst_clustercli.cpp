@@ -408,18 +408,25 @@ private Q_SLOTS:
             QCOMPARE(row[clitest::OutcomeCol], QStringLiteral("ok"));
     }
 
-    // The workers judge each page with the crawl's acceptance checks, like a single-process crawl does; a
-    // coordinator that would obey robots.txt or filter by scope is refused rather than silently ignored.
-    void acceptanceChecksOnWorkers() {
+    // The workers judge each page with the crawl's acceptance checks and its scope, like a single-process
+    // crawl does: an excluded line is never queued, a redirect out of scope is not followed. A coordinator
+    // that would obey robots.txt (which workers do not read yet) is refused rather than silently ignored.
+    void acceptanceAndScopeOnWorkers() {
         TestSite site;
         const QString host = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
         QVERIFY(!host.isEmpty());
         const QString page = site.baseUrl(host) + QStringLiteral("/page");
         const QString soft404 = site.baseUrl(host) + QStringLiteral("/gone?soft404=1");
+        const QString excluded = site.baseUrl(host) + QStringLiteral("/private/doc");
+        const QString outward =
+            site.baseUrl(host) + QStringLiteral("/r?to=") +
+            QString::fromUtf8(QUrl::toPercentEncoding(site.baseUrl(host) + QStringLiteral("/private/x")));
         const QString csv = m_dir.filePath(QStringLiteral("accept.csv"));
+        const QStringList lines{page, soft404, excluded, outward};
         auto coordinator = startCoordinator(QStringLiteral("accept"),
-                                            (page + QLatin1Char('\n') + soft404 + QLatin1Char('\n')).toUtf8(),
-                                            csv, {QStringLiteral("--soft-404"), QStringLiteral("reject")});
+                                            (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8(), csv,
+                                            {QStringLiteral("--soft-404"), QStringLiteral("reject"),
+                                             QStringLiteral("--exclude"), QStringLiteral("/private/")});
         QVERIFY(coordinator);
         auto worker = startWorker(QStringLiteral("accept"));
         QVERIFY2(waitFinished(*coordinator, 30000), coordinator->err.constData());
@@ -427,7 +434,7 @@ private Q_SLOTS:
         QVERIFY2(waitFinished(*worker, 10000), worker->err.constData());
         int count = 0;
         const QHash<QString, QStringList> rows = rowsOf(csv, &count);
-        QCOMPARE(count, 2);
+        QCOMPARE(count, 4);
         QCOMPARE(rows.value(page).value(clitest::Accepted), QStringLiteral("yes"));
         QCOMPARE(rows.value(page).value(clitest::Title), QStringLiteral("Crawlscope test page /page"));
         const QStringList soft = rows.value(soft404);
@@ -436,25 +443,27 @@ private Q_SLOTS:
         QVERIFY2(soft.value(clitest::RejectReason).contains(QLatin1String("soft 404")),
                  qPrintable(soft.value(clitest::RejectReason)));
         QCOMPARE(soft.value(clitest::Title), QStringLiteral("Page not found"));
+        const QStringList out = rows.value(excluded);
+        QCOMPARE(out.value(clitest::OutcomeCol), QStringLiteral("excluded"));
+        QVERIFY2(out.value(clitest::Error).contains(QLatin1String("--exclude")),
+                 qPrintable(out.value(clitest::Error)));
+        const QStringList redirect = rows.value(outward);
+        QCOMPARE(redirect.value(clitest::OutcomeCol), QStringLiteral("excluded"));
+        QVERIFY2(redirect.value(clitest::Error).contains(QLatin1String("not followed")),
+                 qPrintable(redirect.value(clitest::Error)));
+        // At the server: the page, the soft 404 and the redirect itself; nothing under /private/.
+        QCOMPARE(site.totalRequests(), 3);
+        for (const RequestRecord &r : site.requests(host))
+            QVERIFY2(!r.target.startsWith(QLatin1String("/private/")), qPrintable(r.target));
 
         const QString input = m_dir.filePath(QStringLiteral("robots.txt"));
         QVERIFY(clitest::writeFile(input, (page + QLatin1Char('\n')).toUtf8()));
-        const QStringList base{QStringLiteral("--headless"),
-                               QStringLiteral("--input"),
-                               input,
-                               QStringLiteral("--cluster"),
-                               clusterUrl(),
-                               QStringLiteral("--crawl"),
-                               QStringLiteral("polite")};
-        const clitest::Run robots = clitest::runCli(base); // robots.txt obeyed by default
-        QCOMPARE(robots.exitCode, 2);
+        const clitest::Run robots = clitest::runCli({QStringLiteral("--headless"), QStringLiteral("--input"),
+                                                     input, QStringLiteral("--cluster"), clusterUrl(),
+                                                     QStringLiteral("--crawl"), QStringLiteral("polite")});
+        QCOMPARE(robots.exitCode, 2); // robots.txt obeyed by default
         QVERIFY2(robots.err.contains("--robots ignore"), robots.err.constData());
-        const clitest::Run scope =
-            clitest::runCli(base + QStringList{QStringLiteral("--robots"), QStringLiteral("ignore"),
-                                               QStringLiteral("--exclude"), QStringLiteral("x")});
-        QCOMPARE(scope.exitCode, 2);
-        QVERIFY2(scope.err.contains("--exclude"), scope.err.constData());
-        QCOMPARE(site.totalRequests(), 2); // the refused ones fetched nothing
+        QCOMPARE(site.totalRequests(), 3); // the refused one fetched nothing
     }
 
     // The password never reaches the output, and rediss:// is refused with the reason.

@@ -116,7 +116,10 @@ private Q_SLOTS:
         row("coordinator obeying robots", "--headless --input l.txt --cluster URL --crawl c1",
             "does not read robots.txt");
         row("coordinator with scope",
-            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --include a", "do not apply");
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --include a", "");
+        row("coordinator with allowed hosts",
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --allow-hosts hosts.txt",
+            "--allow-hosts");
         row("set", "--cluster URL --crawl c1 --cluster-set --per-host 3", "");
         row("worker without cluster", "--headless --worker", "need --cluster");
         row("worker without headless", "--worker --cluster URL", "add --headless");
