@@ -1,5 +1,7 @@
 #include "commandline.h"
 
+#include "cluster/clustertypes.h"
+
 #include <QCommandLineParser>
 #include <QFile>
 #include <QUrl>
@@ -318,6 +320,13 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
     }
     if (!o->clusterWorker && o->crawlName.isEmpty()) {
         *error = QStringLiteral("--cluster needs --crawl NAME (which shared crawl)");
+        return false;
+    }
+    // Checked here, before Redis is contacted: a bad name would otherwise surface as a refused CLIENT
+    // SETNAME ("cannot reach Redis"), or a worker would wait for a crawl that can never exist.
+    QString why;
+    if (parser.isSet(QStringLiteral("crawl")) && !isValidCrawlName(o->crawlName, &why)) {
+        *error = QStringLiteral("--crawl \"%1\": %2").arg(o->crawlName, why);
         return false;
     }
     if (!o->clusterWorker && !o->clusterSet && !parser.isSet(QStringLiteral("headless"))) {
