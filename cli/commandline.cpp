@@ -333,8 +333,33 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         *error = QStringLiteral("--cluster with --input runs headless: add --headless");
         return false;
     }
-    if (o->clusterSet)
+    if (o->clusterSet) {
+        // Anything else would be accepted and silently not applied: the user would believe it changed.
+        static const QStringList sharedLimits = {QStringLiteral("concurrency"), QStringLiteral("per-host"),
+                                                 QStringLiteral("interval-ms"), QStringLiteral("host-limit"),
+                                                 QStringLiteral("retries")};
+        static const QStringList setFlags = {QStringLiteral("cluster"), QStringLiteral("crawl"),
+                                             QStringLiteral("cluster-set"), QStringLiteral("quiet"),
+                                             QStringLiteral("headless")};
+        bool anyLimit = false;
+        for (const QString &flag : std::as_const(o->explicitFlags)) {
+            if (sharedLimits.contains(flag)) {
+                anyLimit = true;
+            } else if (!setFlags.contains(flag)) {
+                *error =
+                    QStringLiteral("--cluster-set changes only --concurrency, --per-host, --interval-ms, "
+                                   "--host-limit and --retries; --%1 is not a shared limit")
+                        .arg(flag);
+                return false;
+            }
+        }
+        if (!anyLimit) {
+            *error = QStringLiteral("--cluster-set needs a limit to change (--concurrency, --per-host, "
+                                    "--interval-ms, --host-limit or --retries)");
+            return false;
+        }
         o->mode = CommandLineOptions::Mode::Headless;
+    }
     return true;
 }
 

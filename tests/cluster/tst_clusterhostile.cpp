@@ -68,6 +68,27 @@ private Q_SLOTS:
         }
     }
 
+    // --cluster-set with a flag it does not apply (a user agent, an output file) or with no limit at all
+    // is a usage error, not "limits version N" and exit 0 with nothing the user asked for changed.
+    void clusterSetRefusesFlagsItDoesNotApply() {
+        const QStringList base{QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"),
+                               QStringLiteral("c1"), QStringLiteral("--cluster-set")};
+        const QList<QPair<QStringList, QByteArray>> cases{
+            {{QStringLiteral("--user-agent"), QStringLiteral("Other/1.0")},
+             "--user-agent is not a shared limit"},
+            {{QStringLiteral("--per-host"), QStringLiteral("2"), QStringLiteral("--output"),
+              m_dir.filePath(QStringLiteral("set.csv"))},
+             "--output is not a shared limit"},
+            {{}, "needs a limit to change"}};
+        for (const auto &[extra, expected] : cases) {
+            const clitest::Run run = clitest::runCli(base + extra);
+            QVERIFY(run.finished);
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.err.contains(expected), run.err.constData());
+        }
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("set.csv"))));
+    }
+
     // The crawl's keys vanish while the coordinator waits for rows (no worker runs, so it would wait for
     // ever): it ends with exit 1 within a few seconds, says why, and keeps the rows it had (the invalid
     // line's row, written at once).
