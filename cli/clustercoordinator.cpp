@@ -154,7 +154,7 @@ int ClusterCoordinator::run(const InputSource &input) {
     loop.exec();
     m_loop = nullptr;
 
-    if (m_exitCode == ExitOutputFailed || m_exitCode == ExitUsage) {
+    if ((m_exitCode == ExitOutputFailed && !m_crawlLost) || m_exitCode == ExitUsage) {
         m_outputs->discard();
         return m_exitCode;
     }
@@ -178,6 +178,17 @@ void ClusterCoordinator::tick() {
     if (!feed() || !collect())
         return;
     if (m_sinceProgress.elapsed() >= 1000) {
+        if (!crawlStillExists()) {
+            say(QStringLiteral(
+                    "crawl \"%1\" is gone from Redis at %2 (the server restarted without its data, or "
+                    "the crawl was deleted): no worker can deliver the rest; writing the %3 rows "
+                    "collected")
+                    .arg(m_options.crawlName, m_url.redacted())
+                    .arg(m_writer->rowsWritten()));
+            m_crawlLost = true;
+            end(ExitOutputFailed);
+            return;
+        }
         printProgress(false);
         m_sinceProgress.restart();
     }
@@ -314,10 +325,25 @@ bool ClusterCoordinator::collect() {
     return true;
 }
 
+bool ClusterCoordinator::crawlStillExists() {
+    const RedisReply reply =
+        m_connection->command({QByteArrayLiteral("EXISTS"), clusterKeyPrefix(m_options.crawlName) + "meta"},
+                              RedisConnection::Replay::AfterReconnect);
+    return reply.isError() || reply.toInteger() == 1; // unreachable is not gone: Redis may come back
+}
+
 void ClusterCoordinator::printProgress(bool last) {
     if (m_options.quiet)
         return;
     const ClusterCounts counts = m_queue->counts();
+    if (!counts.error.isEmpty()) {
+        // Zeros here would read as "nothing queued"; say what is known instead.
+        say(QStringLiteral("crawl \"%1\": %2 rows; Redis at %3: %4 (retrying)")
+                .arg(m_options.crawlName)
+                .arg(m_writer->rowsWritten())
+                .arg(m_url.redacted(), counts.error));
+        return;
+    }
     qint64 serverNow = 0;
     const QList<WorkerStatus> workers = m_queue->workers(&serverNow);
     int alive = 0;

@@ -40,8 +40,9 @@ public:
 
 private:
     void tick();
-    bool feed();    // false on a fatal problem
-    bool collect(); // false on a fatal problem
+    bool feed();             // false on a fatal problem
+    bool collect();          // false on a fatal problem
+    bool crawlStillExists(); // false only when Redis answers that the crawl's keys are gone
     void printProgress(bool last);
     void end(int exitCode);
 
@@ -66,6 +67,7 @@ private:
     QEventLoop *m_loop = nullptr;
     int m_exitCode = 0;
     bool m_interrupted = false;
+    bool m_crawlLost = false; // exit 1, but the rows collected are kept (as on SIGINT)
 };
 
 int runClusterCoordinator(const CommandLineOptions &options, const InputSource &input);

@@ -1,5 +1,7 @@
 #include "commandline.h"
 
+#include "cluster/clustertypes.h"
+
 #include <QCommandLineParser>
 #include <QFile>
 #include <QUrl>
@@ -320,6 +322,13 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         *error = QStringLiteral("--cluster needs --crawl NAME (which shared crawl)");
         return false;
     }
+    // Checked here, before Redis is contacted: a bad name would otherwise surface as a refused CLIENT
+    // SETNAME ("cannot reach Redis"), or a worker would wait for a crawl that can never exist.
+    QString why;
+    if (parser.isSet(QStringLiteral("crawl")) && !isValidCrawlName(o->crawlName, &why)) {
+        *error = QStringLiteral("--crawl \"%1\": %2").arg(o->crawlName, why);
+        return false;
+    }
     if (!o->clusterWorker && !o->clusterSet && !parser.isSet(QStringLiteral("headless"))) {
         *error = QStringLiteral("--cluster with --input runs headless: add --headless");
         return false;
@@ -339,8 +348,33 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
             return false;
         }
     }
-    if (o->clusterSet)
+    if (o->clusterSet) {
+        // Anything else would be accepted and silently not applied: the user would believe it changed.
+        static const QStringList sharedLimits = {QStringLiteral("concurrency"), QStringLiteral("per-host"),
+                                                 QStringLiteral("interval-ms"), QStringLiteral("host-limit"),
+                                                 QStringLiteral("retries")};
+        static const QStringList setFlags = {QStringLiteral("cluster"), QStringLiteral("crawl"),
+                                             QStringLiteral("cluster-set"), QStringLiteral("quiet"),
+                                             QStringLiteral("headless")};
+        bool anyLimit = false;
+        for (const QString &flag : std::as_const(o->explicitFlags)) {
+            if (sharedLimits.contains(flag)) {
+                anyLimit = true;
+            } else if (!setFlags.contains(flag)) {
+                *error =
+                    QStringLiteral("--cluster-set changes only --concurrency, --per-host, --interval-ms, "
+                                   "--host-limit and --retries; --%1 is not a shared limit")
+                        .arg(flag);
+                return false;
+            }
+        }
+        if (!anyLimit) {
+            *error = QStringLiteral("--cluster-set needs a limit to change (--concurrency, --per-host, "
+                                    "--interval-ms, --host-limit or --retries)");
+            return false;
+        }
         o->mode = CommandLineOptions::Mode::Headless;
+    }
     return true;
 }
 

@@ -21,7 +21,7 @@ QString RunSummary::line(const CrawlSummary &summary) {
     const double seconds = double(s.elapsedMs) / 1000.0;
     return QStringLiteral(
                "crawlscope: %1 %2 URLs in %3 s (%4/s): %5; %6 duplicates skipped; %7 retries, %8 x 429; "
-               "latency p50 %9 ms")
+               "%9")
                .arg(summary.stoppedByUser ? QStringLiteral("stopped after") : QStringLiteral("finished"))
                .arg(s.done)
                .arg(seconds, 0, 'f', 1)
@@ -31,8 +31,11 @@ QString RunSummary::line(const CrawlSummary &summary) {
                .arg(s.duplicates)
                .arg(s.retries)
                .arg(s.status429)
-               .arg(s.p50Ms) +
-           QStringLiteral(", p95 %1 ms, p99 %2 ms").arg(s.p95Ms).arg(s.p99Ms) +
+               .arg(s.p50Ms < 0 ? QStringLiteral("no latency (nothing was fetched)")
+                                : QStringLiteral("latency p50 %1 ms, p95 %2 ms, p99 %3 ms")
+                                      .arg(s.p50Ms)
+                                      .arg(s.p95Ms)
+                                      .arg(s.p99Ms)) +
            (s.breakerTrips > 0
                 ? QStringLiteral("; circuit breaker: %1 trips, %2 recoveries, %3 hosts given up")
                       .arg(s.breakerTrips)
