@@ -51,7 +51,7 @@ private Q_SLOTS:
         const QString output = m_dir.filePath(QStringLiteral("names.csv"));
         const QList<QStringList> commands{
             {QStringLiteral("--headless"), QStringLiteral("--input"), input, QStringLiteral("--output"),
-             output},
+             output, QStringLiteral("--robots"), QStringLiteral("ignore")},
             {QStringLiteral("--headless"), QStringLiteral("--worker")},
             {QStringLiteral("--cluster-set"), QStringLiteral("--per-host"), QStringLiteral("2")}};
         for (const QStringList &command : commands) {
@@ -100,7 +100,8 @@ private Q_SLOTS:
         coordinator.start(QStringLiteral(CRAWLSCOPE_BINARY),
                           {QStringLiteral("--headless"), QStringLiteral("--input"), input,
                            QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"),
-                           QStringLiteral("vanishing"), QStringLiteral("--output"), output});
+                           QStringLiteral("vanishing"), QStringLiteral("--output"), output,
+                           QStringLiteral("--robots"), QStringLiteral("ignore")});
         QVERIFY(coordinator.waitForStarted(10'000));
         QByteArray err;
         QVERIFY(QTest::qWaitFor(
