@@ -315,6 +315,12 @@ bool CrawlEngine::start(const InputSource &input, const CrawlJournal &journal, Q
     }
     for (QThread *thread : d->shardThreads)
         thread->start();
+    // Every thread the crawl needs exists before its first connection: a thread started when connections
+    // hold every descriptor cannot create its event dispatcher, and GLib aborts the process.
+    const int perHost = d->limits.perHostInFlight;
+    for (FetchShard *shard : context->shards)
+        QMetaObject::invokeMethod(
+            shard, [shard, perHost] { shard->startNetwork(perHost); }, Qt::BlockingQueuedConnection);
 
     d->feederThread = new QThread;
     d->feederThread->setObjectName(QStringLiteral("crawl-input"));
@@ -324,6 +330,8 @@ bool CrawlEngine::start(const InputSource &input, const CrawlJournal &journal, Q
     d->feederThread->start();
     lowerPriorityOf(d->feeder, d->workerNice);
     InputFeeder *feeder = d->feeder;
+    QMetaObject::invokeMethod(
+        feeder, [] {}, Qt::BlockingQueuedConnection); // its dispatcher exists too
     QMetaObject::invokeMethod(
         feeder, [feeder] { feeder->begin(); }, Qt::QueuedConnection);
     QMetaObject::invokeMethod(

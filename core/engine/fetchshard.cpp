@@ -294,6 +294,11 @@ void FetchShard::refreshConfig() {
     }
 }
 
+void FetchShard::startNetwork(int perHostInFlight) {
+    const int perLane = NetworkLanes::kConnectionsPerLane;
+    m_lanes.startLanes(std::max(1, (perHostInFlight + perLane - 1) / perLane));
+}
+
 void FetchShard::buildRequestTemplates() {
     RequestTemplates templates = RequestTemplates::forPolicy(m_policy);
     m_request = std::move(templates.request);

@@ -39,6 +39,10 @@ public:
     FetchShard(int index, EngineContext *context);
     ~FetchShard() override;
 
+    // In the shard's thread, before it has work: start the HTTP threads of the lanes `perHostInFlight`
+    // needs (see NetworkLanes::startLanes).
+    void startNetwork(int perHostInFlight);
+
     // Thread-safe entry points (called from any thread).
     void enqueue(Job job, bool front = false); // a new URL, a redirect hop or a requeued URL
     void wake();                               // re-run scheduling soon (limits changed, slot freed)

@@ -22,9 +22,18 @@ public:
     // `hostLaneInFlight` (grown as needed); creates the lane on first use.
     QNetworkAccessManager *laneFor(std::vector<int> &hostLaneInFlight, int *laneIndex);
 
+    // Creates the first `count` lanes now and starts each one's HTTP thread (Qt starts it lazily, on a
+    // lane's first request). A thread needs a descriptor for its event dispatcher, and GLib aborts the
+    // process when it gets none: started mid-crawl, when connections may hold every descriptor, that can
+    // happen. Blocks (runs a local event loop, at most ~2 s) until each lane's thread answered; call it
+    // before the shard has any work.
+    void startLanes(int count);
+
     const std::vector<QNetworkAccessManager *> &all() const { return m_lanes; }
 
 private:
+    QNetworkAccessManager *addLane();
+
     QObject *const m_owner; // parent of every QNAM (they live in its thread)
     std::vector<QNetworkAccessManager *> m_lanes;
 };
