@@ -5,6 +5,8 @@
 #include "crawlfiles/crawlfileloader.h"
 #include "crawlfiles/crawlfilename.h"
 #include "crawlfiles/crawlfilesdialog.h"
+#include "crawlfiles/crawlfilesummaryreader.h"
+#include "crawlfiles/resumesettings.h"
 #include "engine/crawlengine.h"
 #include "frontier/ownerprocess.h"
 #include "input/inputfingerprint.h"
@@ -26,8 +28,10 @@
 #include "pages/recentmenu.h"
 #include "pages/resultspage.h"
 #include "pages/thememenu.h"
+#include "settings/crawlrules.h"
 #include "status/exportfilename.h"
 #include "status/windowtitle.h"
+#include "store/storedcrawlconfig.h"
 #include "widgets/limitspanel.h"
 
 #include <QAction>
@@ -395,8 +399,51 @@ void MainWindow::createCrawlFileActions() {
             QMessageBox::warning(this, tr("Save Crawl As"), error);
         Q_EMIT crawlSaved(ok, target, error);
     };
-    connect(m_engine, &crawl::CrawlEngine::journalCopied, this, saved);
+    connect(m_engine, &crawl::CrawlEngine::journalCopied, this,
+            [this, saved](bool ok, const QString &target, const QString &error) {
+                m_status->hideTask();
+                m_cancelSave->hide();
+                saved(ok, target, error);
+            });
     connect(m_crawlCopier, &CrawlFileLoader::copied, this, saved);
+    // A live crawl is copied step by step on its journal thread (commits go on): progress and Cancel.
+    m_cancelSave = new QPushButton(tr("Cancel Save"), statusBar());
+    m_cancelSave->setObjectName(QStringLiteral("cancelSave"));
+    m_cancelSave->setToolTip(tr("Stop saving the copy of the crawl; no file is written"));
+    m_cancelSave->hide();
+    statusBar()->addPermanentWidget(m_cancelSave);
+    connect(m_cancelSave, &QPushButton::clicked, this, &MainWindow::cancelCrawlSave);
+    connect(m_engine, &crawl::CrawlEngine::journalCopyProgress, this, [this](qint64 copied, qint64 total) {
+        if (!m_cancelSave->isHidden())
+            m_status->showTask(tr("Saving the crawl %p%"), copied, std::max<qint64>(total, 1));
+    });
+
+    // An opened crawl's Hosts tab and summary, read from the file beside its rows.
+    m_crawlSummary = new CrawlFileSummaryReader(this);
+    connect(m_crawlSummary, &CrawlFileSummaryReader::summaryRead, this,
+            [this](const QString &path, const crawl::CrawlSnapshot &snapshot, qint64 shown, qint64 total) {
+                if (m_crawlFileLive || path != m_crawlFile)
+                    return;
+                const qint64 now = QDateTime::currentMSecsSinceEpoch();
+                m_lastSnapshot = snapshot;
+                m_hosts->setCrawlState(snapshot.state);
+                m_hosts->setHosts(snapshot.hosts, now);
+                m_charts->addSnapshot(snapshot, now);
+                updateStatus(snapshot);
+                m_hostsPage->setNote(shown < total
+                                         ? tr("Showing the %1 busiest of the %2 hosts in this crawl file")
+                                               .arg(number(shown), number(total))
+                                         : QString());
+            });
+    connect(m_crawlSummary, &CrawlFileSummaryReader::failed, this,
+            [this](const QString &path, const QString &error) {
+                if (!m_crawlFileLive && path == m_crawlFile)
+                    m_hostsPage->setNote(tr("The hosts of this crawl could not be read: %1").arg(error));
+            });
+}
+
+void MainWindow::cancelCrawlSave() {
+    m_engine->cancelJournalCopy();
 }
 
 void MainWindow::setCrawlsFolder(const QString &folder) {
@@ -431,6 +478,7 @@ void MainWindow::openCrawl(const QString &path) {
     setWindowTitle(crawlWindowTitle(m_inputName, m_lastSnapshot));
     m_status->showTask(tr("Reading crawl"), 0, 0);
     m_crawlLoader->load(m_crawlFile);
+    m_crawlSummary->read(m_crawlFile);
     updateActions();
 }
 
@@ -480,8 +528,19 @@ bool MainWindow::resumeCrawl(const QString &path) {
         }
     }
     clearCrawlViews();
-    applyLimits();
-    applyFetchPolicy();
+    // The crawl's own settings (a --store crawl's flags, or what the window ran it with) win over the
+    // panel's; the panel moves to them, and the user changes them like any running crawl's.
+    crawl::CrawlLimits windowLimits = m_engine->limits();
+    m_limits->applyTo(&windowLimits);
+    windowLimits.hostOverrides = m_overrides;
+    crawl::FetchPolicy windowPolicy = m_engine->fetchPolicy();
+    m_limits->applyTo(&windowPolicy);
+    const CrawlRulesParse rules = m_rules->quality();
+    const ResumeSettings chosen = ResumeSettings::decide(
+        crawl::StoredCrawlConfig::fromSettings(crawl::CrawlEngine::readJournalSettings(absolute)),
+        windowLimits, windowPolicy, rules.error.isEmpty() ? rules.quality : m_engine->crawlQuality());
+    setLimits(chosen.limits, chosen.policy);
+    m_engine->setCrawlQuality(chosen.quality);
     QString error;
     if (!m_engine->start(crawl::InputSource::fromText({}), crawl::CrawlJournal::resumeFrom(absolute),
                          &error)) {
@@ -501,7 +560,12 @@ bool MainWindow::resumeCrawl(const QString &path) {
     m_banner->hide();
     m_lastSnapshot.state = crawl::CrawlState::Running;
     updateStatus(m_lastSnapshot);
-    statusBar()->showMessage(tr("Resuming the crawl of %1").arg(m_inputName), 5'000);
+    statusBar()->showMessage(
+        chosen.fromCrawlFile
+            ? tr("Resuming the crawl of %1 with its own limits: %2 per host, %3 ms apart")
+                  .arg(m_inputName, number(chosen.limits.perHostInFlight), number(chosen.limits.intervalMs))
+            : tr("Resuming the crawl of %1").arg(m_inputName),
+        5'000);
     updateActions();
     return true;
 }
@@ -562,9 +626,11 @@ void MainWindow::saveCrawlAs(const QString &target) {
     }
     statusBar()->showMessage(tr("Saving the crawl to %1…").arg(QDir::toNativeSeparators(target)));
     // The live store is copied on its own thread (the frontier's connection); an opened one from here.
-    if (m_crawlFileLive && m_engine->hasOpenJournal())
+    if (m_crawlFileLive && m_engine->hasOpenJournal()) {
+        m_cancelSave->show();
+        m_status->showTask(tr("Saving the crawl %p%"), 0, 0);
         m_engine->saveJournalCopy(target);
-    else
+    } else
         m_crawlCopier->copy(m_crawlFile, target);
 }
 
@@ -781,6 +847,8 @@ void MainWindow::startCrawl() {
 
 void MainWindow::clearCrawlViews() {
     m_crawlFileUnfinished = false;
+    m_crawlSummary->cancel();
+    m_hostsPage->setNote({});
     m_openedWaitingForRows.reset();
     m_feed->clear();
     m_retrying.clear();
@@ -964,6 +1032,7 @@ void MainWindow::applyResults(const QList<crawl::CrawlResult> &batch) {
     }
     m_charts->addResults(batch);
     m_results->addResults(batch);
+    m_crawlLoader->rowsConsumed(batch.size()); // an opened crawl's loader reads on as the feed drains
 }
 
 void MainWindow::onSnapshot(const crawl::CrawlSnapshot &snapshot) {

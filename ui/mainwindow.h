@@ -24,6 +24,7 @@
 class QAction;
 class QMenu;
 class QMessageBox;
+class QPushButton;
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
@@ -39,6 +40,7 @@ namespace ui {
 
 class ChartsPanel;
 class CrawlFileLoader;
+class CrawlFileSummaryReader;
 class CrawlFilesDialog;
 struct CrawlFileInfo;
 class CrawlStatusBar;
@@ -94,6 +96,7 @@ public:
     bool resumeCrawl(const QString &path);
     // A consistent copy of the crawl shown, made while it runs; reported by crawlSaved.
     void saveCrawlAs(const QString &target);
+    void cancelCrawlSave(); // abandons a Save Crawl As of the live crawl under way (no file is left)
     // At start: the newest crawl this user's window was running when its process died (not stopped,
     // not held by a live process) is offered: Resume / Open / Discard. Null when there is none.
     QMessageBox *offerInterruptedCrawl();
@@ -211,6 +214,8 @@ private:
     QMetaObject::Connection m_demoConnection;
     CrawlFileLoader *m_crawlLoader;
     CrawlFileLoader *m_crawlCopier;
+    CrawlFileSummaryReader *m_crawlSummary = nullptr; // an opened crawl's hosts and summary
+    QPushButton *m_cancelSave = nullptr;              // in the status bar while a live crawl is copied
     RecentMenu *m_recentCrawls = nullptr;
     QAction *m_openCrawl = nullptr;
     QAction *m_saveCrawl = nullptr;

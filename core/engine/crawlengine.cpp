@@ -93,6 +93,8 @@ public:
     FrontierService *frontier = nullptr;
     QThread *frontierThread = nullptr;
     QString journalPath;
+    int copyPagesPerStep = 256;
+    int copyPauseMs = 0;
     StoreError::Kind journalFailure = StoreError::Kind::None;
 
     QTimer resultTimer;
@@ -256,6 +258,8 @@ bool CrawlEngine::start(const InputSource &input, const CrawlJournal &journal, Q
     d->frontier->moveToThread(d->frontierThread);
     connect(d->frontier, &FrontierService::copySaved, this, &CrawlEngine::journalCopied,
             Qt::QueuedConnection);
+    connect(d->frontier, &FrontierService::copyProgress, this, &CrawlEngine::journalCopyProgress,
+            Qt::QueuedConnection);
     d->frontierThread->start();
     lowerPriorityOf(d->frontier, d->workerNice);
     CrawlJournal opening = journal;
@@ -384,7 +388,22 @@ void CrawlEngine::saveJournalCopy(const QString &target) {
         return;
     }
     QMetaObject::invokeMethod(
-        frontier, [frontier, target] { frontier->saveCopy(target); }, Qt::QueuedConnection);
+        frontier,
+        [frontier, target, pages = d->copyPagesPerStep, pauseMs = d->copyPauseMs] {
+            frontier->saveCopy(target, pages, pauseMs);
+        },
+        Qt::QueuedConnection);
+}
+
+void CrawlEngine::cancelJournalCopy() {
+    if (FrontierService *frontier = d->frontier)
+        QMetaObject::invokeMethod(
+            frontier, [frontier] { frontier->cancelCopy(); }, Qt::QueuedConnection);
+}
+
+void CrawlEngine::setJournalCopyStep(int pagesPerStep, int pauseMs) {
+    d->copyPagesPerStep = std::max(1, pagesPerStep);
+    d->copyPauseMs = std::max(0, pauseMs);
 }
 
 bool CrawlEngine::hasOpenJournal() const {

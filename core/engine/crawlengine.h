@@ -67,6 +67,9 @@ public:
     // copy of it at `target`, made on the journal's own thread; reported by journalCopied. A target that
     // exists is replaced once the copy is complete (the caller asks the user first).
     void saveJournalCopy(const QString &target);
+    void cancelJournalCopy(); // abandons a copy under way (reported by journalCopied, not ok)
+    // How the copy steps: pages per step, and the least time between steps (a test hook: 0 by default).
+    void setJournalCopyStep(int pagesPerStep, int pauseMs);
     bool hasOpenJournal() const;
     // Caller settings written into the open journal on its thread (a crawl's "stopped cleanly" marker).
     void writeJournalSettings(const QMap<QString, QString> &values);
@@ -98,6 +101,7 @@ Q_SIGNALS:
     // result batches, before the results that followed it.
     void hostBreakerChanged(const crawl::BreakerEvent &event);
     void journalCopied(bool ok, const QString &target, const QString &error);
+    void journalCopyProgress(qint64 pagesCopied, qint64 pagesTotal);
 
 private:
     std::unique_ptr<CrawlEnginePrivate> d;

@@ -6,11 +6,14 @@
 #include "frontier/temporaryjournals.h"
 #include "model/cancelreason.h"
 #include "store/crawlstore.h"
+#include "store/storebackup.h"
+#include "store/storedcrawlconfig.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QReadLocker>
 #include <QUrl>
 
 #include <algorithm>
@@ -35,12 +38,19 @@ qint64 nowMs() {
 FrontierService::FrontierService(EngineContext *context)
     : m_context(context)
     , m_owner(QStringLiteral("pid-%1").arg(QCoreApplication::applicationPid()))
-    , m_tickTimer(this) {
+    , m_tickTimer(this)
+    , m_backupTimer(this) {
     m_tickTimer.setInterval(kTickMs);
     connect(&m_tickTimer, &QTimer::timeout, this, &FrontierService::tick);
+    connect(&m_backupTimer, &QTimer::timeout, this, &FrontierService::copyStep);
 }
 
 FrontierService::~FrontierService() {
+    if (m_backup) {
+        const QString target = m_backup->target();
+        m_backup.reset();
+        Q_EMIT copySaved(false, target, QStringLiteral("the crawl was closed before its copy was saved"));
+    }
     m_store.reset(); // closes the file before a temporary journal's folder is removed
 }
 
@@ -106,14 +116,64 @@ bool FrontierService::open(const CrawlJournal &journal, QString *error) {
     return true;
 }
 
-void FrontierService::saveCopy(const QString &target) {
+void FrontierService::saveCopy(const QString &target, int pagesPerStep, int pauseMs) {
     if (!m_store) {
         Q_EMIT copySaved(false, target, QStringLiteral("the crawl journal is not open"));
         return;
     }
+    if (m_backup) {
+        Q_EMIT copySaved(
+            false, target,
+            QStringLiteral("a copy of the crawl to %1 is still being saved").arg(m_backup->target()));
+        return;
+    }
     QString error;
-    const bool ok = m_store->saveCopy(target, &error);
-    Q_EMIT copySaved(ok, target, error);
+    m_backup = m_store->startBackup(target, &error);
+    if (!m_backup) {
+        Q_EMIT copySaved(false, target, error);
+        return;
+    }
+    m_backupPagesPerStep = std::max(1, pagesPerStep);
+    // A timer, not a loop: between two steps the tick (commits, hand-outs) runs as usual.
+    m_backupTimer.setInterval(std::max(0, pauseMs));
+    m_backupTimer.start();
+}
+
+void FrontierService::copyStep() {
+    if (!m_backup) {
+        m_backupTimer.stop();
+        return;
+    }
+    const StoreBackup::Step step = m_backup->step(m_backupPagesPerStep);
+    Q_EMIT copyProgress(m_backup->pagesCopied(), m_backup->pagesTotal());
+    if (step == StoreBackup::Step::More)
+        return;
+    m_backupTimer.stop();
+    const std::unique_ptr<StoreBackup> backup = std::move(m_backup);
+    Q_EMIT copySaved(step == StoreBackup::Step::Done, backup->target(), backup->error());
+}
+
+void FrontierService::cancelCopy() {
+    if (!m_backup)
+        return;
+    m_backupTimer.stop();
+    const QString target = m_backup->target();
+    m_backup.reset(); // removes the partial copy; the target is untouched
+    Q_EMIT copySaved(false, target, QStringLiteral("saving the copy was cancelled"));
+}
+
+void FrontierService::recordConfig() {
+    const quint64 version = m_context->configVersion.load(std::memory_order_acquire);
+    if (version == m_configRecorded)
+        return;
+    m_configRecorded = version;
+    StoredCrawlConfig config;
+    {
+        QReadLocker lock(&m_context->configLock);
+        config = StoredCrawlConfig::from(m_context->limits, m_context->policy, m_context->quality);
+    }
+    // Not the crawl's failure if it cannot be written: a resume then starts from its caller's limits.
+    m_store->setSettings({{StoredCrawlConfig::kSettingsKey, config.toJson()}});
 }
 
 void FrontierService::writeSettings(const QMap<QString, QString> &values) {
@@ -190,6 +250,7 @@ void FrontierService::tick() {
     commitResults();
     if (failed.load())
         return;
+    recordConfig();
 
     QList<CrawlResult> retries;
     {

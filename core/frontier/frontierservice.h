@@ -17,6 +17,7 @@
 namespace crawl {
 
 struct EngineContext;
+class StoreBackup;
 
 // What the window's hosts view shows per host from committed outcomes.
 struct HostTally {
@@ -65,8 +66,12 @@ public:
     void kick();                                    // look for work now (a limit changed, a host resumed)
 
     // On the frontier thread (the store's): a consistent copy of the store at `target` (Save Crawl As),
-    // reported by copySaved; and caller settings written into the store (e.g. the window's "stopped").
-    void saveCopy(const QString &target);
+    // made `pagesPerStep` pages at a time with the event loop (commits, hand-outs) running between steps
+    // and at least `pauseMs` between them; progress by copyProgress, the end by copySaved. One copy at a
+    // time: a second one is refused while one runs. cancelCopy() abandons it (no file is left).
+    void saveCopy(const QString &target, int pagesPerStep = 256, int pauseMs = 0);
+    void cancelCopy();
+    // And caller settings written into the store (e.g. the window's "stopped").
     void writeSettings(const QMap<QString, QString> &values);
 
     void begin(); // on the frontier thread: timers; a resumed crawl replays its committed rows first
@@ -88,9 +93,12 @@ public:
 
 Q_SIGNALS:
     void copySaved(bool ok, const QString &target, const QString &error);
+    void copyProgress(qint64 pagesCopied, qint64 pagesTotal);
 
 private:
     void tick();
+    void copyStep();
+    void recordConfig(); // the limits in force, into the store (StoredCrawlConfig), when they changed
     void appendLines();
     void commitResults();
     void dispatch(qint64 nowMs);
@@ -134,6 +142,11 @@ private:
     QSet<quint64> m_liveDuringReplay;
     qint64 m_unfinishedAfterId = -1; // >= 0 while a stop emits its cancelled rows
     QTimer m_tickTimer;
+    quint64 m_configRecorded = 0; // the context's configVersion last written to the store
+
+    std::unique_ptr<StoreBackup> m_backup; // Save Crawl As under way
+    int m_backupPagesPerStep = 256;
+    QTimer m_backupTimer;
 };
 
 } // namespace crawl

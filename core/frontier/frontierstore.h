@@ -8,9 +8,12 @@
 #include <QString>
 
 #include <array>
+#include <memory>
 #include <optional>
 
 namespace crawl {
+
+class StoreBackup;
 
 // The durable side of the frontier: where a crawl's URLs wait, which of them may start, and where their
 // outcomes are acknowledged. The engine's frontier thread (FrontierService) drives one of these and keeps
@@ -61,6 +64,8 @@ public:
     // existing target only once the copy is complete. A failed copy sets *error, not lastError(): it is
     // not the crawl's failure.
     virtual bool saveCopy(const QString &target, QString *error) = 0;
+    // The same copy, step by step (see StoreBackup); null with *error when it cannot start.
+    virtual std::unique_ptr<StoreBackup> startBackup(const QString &target, QString *error) = 0;
 };
 
 } // namespace crawl

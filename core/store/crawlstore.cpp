@@ -1,5 +1,7 @@
 #include "store/crawlstore.h"
 
+#include "store/storebackup.h"
+
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
@@ -1176,6 +1178,59 @@ QList<HostRecord> CrawlStore::hostsPage(const QString &afterHostKey, int limit) 
     return hosts;
 }
 
+QList<HostRecord> CrawlStore::busiestHosts(int limit) {
+    QList<HostRecord> hosts;
+    SqlStatement query;
+    int rc = query.prepare(m_db, "SELECT host_key, pending, in_flight, done, ok, failed, retries, http429, "
+                                 "paused_until, user_paused, max_in_flight, start_interval_ms, eligible_at "
+                                 "FROM hosts ORDER BY done + pending + in_flight DESC, host_key LIMIT ?1");
+    if (rc != SQLITE_OK) {
+        fail(rc, QStringLiteral("reading hosts"));
+        return hosts;
+    }
+    query.bind(1, qint64(std::max(0, limit)));
+    while ((rc = query.step()) == SQLITE_ROW)
+        hosts.append(hostFrom(query));
+    if (rc != SQLITE_DONE)
+        fail(rc, QStringLiteral("reading hosts"));
+    return hosts;
+}
+
+qint64 CrawlStore::hostCount() {
+    SqlStatement query;
+    int rc = query.prepare(m_db, "SELECT count(*) FROM hosts");
+    if (rc == SQLITE_OK && (rc = query.step()) == SQLITE_ROW)
+        return query.int64(0);
+    fail(rc, QStringLiteral("counting hosts"));
+    return 0;
+}
+
+bool CrawlStore::forEachResultFact(const std::function<bool(const ResultFact &)> &fact) {
+    SqlStatement query;
+    int rc = query.prepare(
+        m_db, "SELECT h.host_key, r.latency_ms, r.started_at, r.finished_at, r.accepted, r.outcome, "
+              "r.attempts "
+              "FROM results r JOIN entries e ON e.id = r.entry_id "
+              "LEFT JOIN hosts h ON h.id = e.host_id WHERE e.state = 3 ORDER BY r.entry_id");
+    if (rc != SQLITE_OK)
+        return fail(rc, QStringLiteral("reading results"));
+    ResultFact f;
+    while ((rc = query.step()) == SQLITE_ROW) {
+        f.hostKey = query.text(0);
+        f.latencyMs = query.isNull(1) ? -1 : query.int64(1);
+        f.startedAtMs = query.isNull(2) ? 0 : query.int64(2);
+        f.finishedAtMs = query.isNull(3) ? 0 : query.int64(3);
+        f.accepted = query.isNull(4) ? -1 : int(query.int64(4));
+        f.outcome = outcomeFromName(query.text(5)).value_or(Outcome::Cancelled);
+        f.attempts = int(query.int64(6));
+        if (!fact(f))
+            return true;
+    }
+    if (rc != SQLITE_DONE)
+        return fail(rc, QStringLiteral("reading results"));
+    return true;
+}
+
 bool CrawlStore::verifyIntegrity() {
     SqlStatement check;
     int rc = check.prepare(m_db, "PRAGMA quick_check");
@@ -1308,6 +1363,10 @@ QList<QueryPlan> CrawlStore::hotPathQueryPlans() {
         plans.append(plan);
     }
     return plans;
+}
+
+std::unique_ptr<StoreBackup> CrawlStore::startBackup(const QString &target, QString *error) {
+    return StoreBackup::start(m_db, m_path, target, error);
 }
 
 bool CrawlStore::saveCopy(const QString &target, QString *error) {

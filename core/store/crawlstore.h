@@ -129,6 +129,12 @@ public:
     std::optional<HostRecord> hostRecord(const QString &hostKey) override;
     // Hosts in key order after `afterHostKey` (empty: from the start), for a window that pages them.
     QList<HostRecord> hostsPage(const QString &afterHostKey, int limit);
+    // The `limit` hosts with the most URLs (done, pending and in flight), busiest first: what a window
+    // shows of a crawl with more hosts than it lists. One pass over the hosts table (a top-N sort).
+    QList<HostRecord> busiestHosts(int limit);
+    qint64 hostCount();
+    // Every committed result's summary facts, in entry order; the callback returns false to stop.
+    bool forEachResultFact(const std::function<bool(const ResultFact &)> &fact);
 
     // PRAGMA quick_check over the whole file: O(file size), so a choice for the caller (e.g. after a crash
     // of the machine, or in --export), not part of every open. False with a Corrupt error when damaged.
@@ -147,6 +153,8 @@ public:
     // VACUUM INTO a file beside `target`, renamed over it once complete: one read transaction, so the copy
     // is consistent even while results commit, and it runs on this connection (the exclusive lock).
     bool saveCopy(const QString &target, QString *error) override;
+    // The same copy made step by step on this connection (StoreBackup), so commits go on between steps.
+    std::unique_ptr<StoreBackup> startBackup(const QString &target, QString *error) override;
 
     // EXPLAIN QUERY PLAN of every statement on the hot path.
     QList<QueryPlan> hotPathQueryPlans();

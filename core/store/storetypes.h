@@ -162,6 +162,18 @@ enum class RowFilter {
     Unfinished, // entries still queued, waiting for a retry or in flight
 };
 
+// The few facts of one committed result a summary needs (an opened crawl's hosts and totals), read
+// without the texts of the row.
+struct ResultFact {
+    QString hostKey; // empty for invalid lines
+    Outcome outcome = Outcome::Cancelled;
+    int attempts = 0; // requests made for the URL (redirect hops not counted)
+    qint64 latencyMs = -1;
+    qint64 startedAtMs = 0;  // 0 when never started
+    qint64 finishedAtMs = 0; // 0 when unknown
+    int accepted = -1;       // -1 no check applied, 0 rejected, 1 accepted
+};
+
 // EXPLAIN QUERY PLAN of one hot-path statement, for the test that proves none of them scans a big table.
 struct QueryPlan {
     QString name;

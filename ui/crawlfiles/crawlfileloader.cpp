@@ -2,6 +2,7 @@
 
 #include "store/crawlstore.h"
 
+#include <algorithm>
 #include <memory>
 
 namespace ui {
@@ -17,8 +18,19 @@ void CrawlFileLoader::cancel() {
     m_worker.cancel();
 }
 
+void CrawlFileLoader::rowsConsumed(qint64 rows) {
+    QMutexLocker lock(&m_flowMutex);
+    m_rowsConsumed = std::min(m_rowsConsumed + rows, m_rowsPosted);
+    m_flowChanged.wakeAll();
+}
+
 void CrawlFileLoader::load(const QString &path) {
     const quint64 job = ++m_job; // calls a cancelled job posted before it ended are dropped
+    m_worker.cancel();           // before the counts are reset under a reader still waiting on them
+    {
+        QMutexLocker lock(&m_flowMutex);
+        m_rowsPosted = m_rowsConsumed = 0;
+    }
     m_worker.start(QStringLiteral("crawl file loader"), [this, path, job](const std::atomic_bool &cancelled) {
         const auto post = [this, job](auto call) {
             QMetaObject::invokeMethod(
@@ -46,6 +58,15 @@ void CrawlFileLoader::load(const QString &path) {
         qint64 afterId = 0;
         qint64 read = 0;
         while (!cancelled.load()) {
+            {
+                // Backpressure: at most kPagesAhead pages wait for the consumer; the wait is short so a
+                // cancel is noticed.
+                QMutexLocker lock(&m_flowMutex);
+                while (!cancelled.load() && m_rowsPosted - m_rowsConsumed >= kPagesAhead * kPageRows)
+                    m_flowChanged.wait(&m_flowMutex, 50);
+            }
+            if (cancelled.load())
+                break;
             const QList<crawl::CrawlResult> page =
                 store->rowsPage(afterId, kPageRows, crawl::RowFilter::Finished);
             if (store->lastError().isError()) {
@@ -60,6 +81,10 @@ void CrawlFileLoader::load(const QString &path) {
                 break;
             afterId = qint64(page.last().id);
             read += page.size();
+            {
+                QMutexLocker lock(&m_flowMutex);
+                m_rowsPosted += page.size();
+            }
             post([this, page, read, total = info.done] {
                 Q_EMIT rowsLoaded(page);
                 Q_EMIT progress(read, total);

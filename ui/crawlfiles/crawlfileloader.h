@@ -5,7 +5,9 @@
 #include "model/crawlresult.h"
 
 #include <QList>
+#include <QMutex>
 #include <QObject>
+#include <QWaitCondition>
 
 namespace ui {
 
@@ -21,7 +23,13 @@ public:
     explicit CrawlFileLoader(QObject *parent = nullptr);
     ~CrawlFileLoader() override;
 
+    // Pages read but not yet taken by the consumer: the reader waits beyond this, so a 1M-row file is
+    // not queued to the window faster than the window can show it.
+    static constexpr qint64 kPagesAhead = 2;
+
     void load(const QString &path);
+    // The consumer took `rows` of the loaded rows (into its views): the reader may read further.
+    void rowsConsumed(qint64 rows);
     void copy(const QString &path, const QString &target);
     void cancel();
     bool isRunning() const { return m_worker.isRunning(); }
@@ -37,6 +45,10 @@ Q_SIGNALS:
 private:
     WorkerThread m_worker;
     quint64 m_job = 0;
+    QMutex m_flowMutex; // guards the two counts below, shared with the reading thread
+    QWaitCondition m_flowChanged;
+    qint64 m_rowsPosted = 0;   // rows this load handed over
+    qint64 m_rowsConsumed = 0; // of which the consumer has taken this many
 };
 
 } // namespace ui

@@ -7,6 +7,7 @@
 #include "pages/tablesetup.h"
 #include "widgets/inflightbardelegate.h"
 
+#include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSortFilterProxyModel>
@@ -20,7 +21,8 @@ HostsPage::HostsPage(HostsModel *hosts, crawl::CrawlEngine *engine, QWidget *par
     , m_hosts(hosts)
     , m_engine(engine)
     , m_sort(new QSortFilterProxyModel(this))
-    , m_view(makeTable(this)) {
+    , m_view(makeTable(this))
+    , m_note(new QLabel(this)) {
     m_sort->setSourceModel(m_hosts);
     m_sort->setSortRole(HostsModel::SortRole);
     m_sort->setDynamicSortFilter(true); // a few hundred rows at a few hertz: cheap
@@ -55,9 +57,25 @@ HostsPage::HostsPage(HostsModel *hosts, crawl::CrawlEngine *engine, QWidget *par
                              {HostsModel::Rate429Column, 65}});
     connect(m_view, &QWidget::customContextMenuRequested, this, &HostsPage::showMenu);
 
+    m_note->setObjectName(QStringLiteral("hostsNote"));
+    m_note->setWordWrap(true);
+    m_note->setContentsMargins(6, 3, 6, 3);
+    m_note->hide();
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_note);
     layout->addWidget(m_view);
+}
+
+void HostsPage::setNote(const QString &text) {
+    m_note->setText(text);
+    m_note->setVisible(!text.isEmpty());
+}
+
+QString HostsPage::note() const {
+    return m_note->text();
 }
 
 void HostsPage::showMenu(const QPoint &pos) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 
+class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -27,6 +28,10 @@ public:
     HostsPage(HostsModel *hosts, crawl::CrawlEngine *engine, QWidget *parent = nullptr);
 
     QTableView *view() const { return m_view; }
+    // A line above the table about what it shows (an opened crawl's "busiest 1,000 of 100,000 hosts");
+    // hidden when empty.
+    void setNote(const QString &text);
+    QString note() const;
     void setConfirmationsEnabled(bool on) { m_confirm = on; }
     // The hosts with limits of their own (for "Use Global Limits").
     void setOverrides(const QHash<QString, crawl::HostOverride> &overrides) { m_overrides = overrides; }
@@ -44,6 +49,7 @@ private:
     crawl::CrawlEngine *m_engine;
     QSortFilterProxyModel *m_sort;
     QTableView *m_view;
+    QLabel *m_note;
     QHash<QString, crawl::HostOverride> m_overrides;
     std::function<crawl::CrawlLimits()> m_globalLimits;
     bool m_confirm = true;

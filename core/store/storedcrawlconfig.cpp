@@ -1,0 +1,202 @@
+#include "store/storedcrawlconfig.h"
+
+#include "policy/redirectsafety.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <limits>
+
+namespace crawl {
+
+namespace {
+
+// A stored number is trusted only inside the range its field allows: the file may be hostile.
+int intIn(const QJsonObject &o, const char *key, int fallback, int low, int high) {
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (!v.isDouble())
+        return fallback;
+    const double d = v.toDouble();
+    if (d < low || d > high)
+        return fallback;
+    return int(d);
+}
+
+qint64 int64In(const QJsonObject &o, const char *key, qint64 fallback, qint64 low, qint64 high) {
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (!v.isDouble())
+        return fallback;
+    const double d = v.toDouble();
+    if (d < double(low) || d > double(high))
+        return fallback;
+    return qint64(d);
+}
+
+double doubleIn(const QJsonObject &o, const char *key, double fallback, double low, double high) {
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (!v.isDouble())
+        return fallback;
+    const double d = v.toDouble();
+    return d >= low && d <= high ? d : fallback;
+}
+
+bool boolOf(const QJsonObject &o, const char *key, bool fallback) {
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isBool() ? v.toBool() : fallback;
+}
+
+constexpr int kMaxInt = std::numeric_limits<int>::max();
+
+} // namespace
+
+StoredCrawlConfig StoredCrawlConfig::from(const CrawlLimits &limits, const FetchPolicy &policy,
+                                          const CrawlQuality &quality) {
+    StoredCrawlConfig config;
+    config.limits = limits;
+    config.policy = policy;
+    config.robots = quality.robots;
+    config.robotsAgent = quality.robotsAgent;
+    config.ignoreCrawlDelay = quality.ignoreCrawlDelay;
+    return config;
+}
+
+QString StoredCrawlConfig::toJson() const {
+    QJsonObject overrides;
+    for (auto it = limits.hostOverrides.cbegin(); it != limits.hostOverrides.cend(); ++it)
+        overrides.insert(it.key(), QJsonObject{{QStringLiteral("maxInFlight"), it->maxInFlight},
+                                               {QStringLiteral("intervalMs"), it->intervalMs}});
+    const QJsonObject limitsJson{
+        {QStringLiteral("globalInFlight"), limits.globalInFlight},
+        {QStringLiteral("perHostInFlight"), limits.perHostInFlight},
+        {QStringLiteral("intervalMs"), limits.intervalMs},
+        {QStringLiteral("jitter"), limits.jitter},
+        {QStringLiteral("maxRatePerSec"), limits.maxRatePerSec},
+        {QStringLiteral("adaptive"), limits.adaptive},
+        {QStringLiteral("hostOverrides"), overrides},
+    };
+    QJsonArray headers;
+    for (const auto &[name, value] : policy.headers) {
+        if (!isCredentialHeader(name))
+            headers.append(QJsonArray{QString::fromLatin1(name), QString::fromLatin1(value)});
+    }
+    const BreakerSettings &b = policy.breaker;
+    const QJsonObject breaker{
+        {QStringLiteral("enabled"), b.enabled},
+        {QStringLiteral("window"), b.window},
+        {QStringLiteral("threshold"), b.threshold},
+        {QStringLiteral("windowS"), b.windowS},
+        {QStringLiteral("cooldownS"), b.cooldownS},
+        {QStringLiteral("cooldownCapFactor"), b.cooldownCapFactor},
+        {QStringLiteral("giveUpS"), b.giveUpS},
+    };
+    const QJsonObject policyJson{
+        {QStringLiteral("maxRetries"), policy.maxRetries},
+        {QStringLiteral("backoffBaseMs"), policy.backoffBaseMs},
+        {QStringLiteral("backoffCapMs"), policy.backoffCapMs},
+        {QStringLiteral("maxRetryAfterS"), policy.maxRetryAfterS},
+        {QStringLiteral("maxUrlTimeS"), policy.maxUrlTimeS},
+        {QStringLiteral("totalTimeoutS"), policy.totalTimeoutS},
+        {QStringLiteral("connectTimeoutS"), policy.connectTimeoutS},
+        {QStringLiteral("idleTimeoutS"), policy.idleTimeoutS},
+        {QStringLiteral("maxBodyBytes"), double(policy.maxBodyBytes)},
+        {QStringLiteral("maxRedirects"), policy.maxRedirects},
+        {QStringLiteral("userAgent"), policy.userAgent},
+        {QStringLiteral("headers"), headers},
+        {QStringLiteral("sendCredentialsCrossOrigin"), policy.sendCredentialsCrossOrigin},
+        {QStringLiteral("refusePrivateRedirects"), policy.refusePrivateRedirects},
+        {QStringLiteral("breaker"), breaker},
+    };
+    const QJsonObject quality{
+        {QStringLiteral("robots"), robotsModeName(robots)},
+        {QStringLiteral("robotsAgent"), QString::fromUtf8(robotsAgent)},
+        {QStringLiteral("ignoreCrawlDelay"), ignoreCrawlDelay},
+    };
+    const QJsonObject root{{QStringLiteral("version"), kVersion},
+                           {QStringLiteral("limits"), limitsJson},
+                           {QStringLiteral("policy"), policyJson},
+                           {QStringLiteral("quality"), quality}};
+    return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact));
+}
+
+std::optional<StoredCrawlConfig> StoredCrawlConfig::fromSettings(const QMap<QString, QString> &settings) {
+    const auto it = settings.constFind(kSettingsKey);
+    if (it == settings.cend())
+        return std::nullopt;
+    return fromJson(*it);
+}
+
+std::optional<StoredCrawlConfig> StoredCrawlConfig::fromJson(const QString &json) {
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8(), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject())
+        return std::nullopt;
+    const QJsonObject root = doc.object();
+    const QJsonValue version = root.value(QLatin1String("version"));
+    if (!version.isDouble() || version.toInt() < 1 || version.toInt() > kVersion)
+        return std::nullopt;
+    StoredCrawlConfig c;
+    const QJsonObject l = root.value(QLatin1String("limits")).toObject();
+    c.limits.globalInFlight = intIn(l, "globalInFlight", c.limits.globalInFlight, 1, 100'000);
+    c.limits.perHostInFlight = intIn(l, "perHostInFlight", c.limits.perHostInFlight, 1, 100'000);
+    c.limits.intervalMs = intIn(l, "intervalMs", c.limits.intervalMs, 0, 86'400'000);
+    c.limits.jitter = doubleIn(l, "jitter", c.limits.jitter, 0, 1);
+    c.limits.maxRatePerSec = doubleIn(l, "maxRatePerSec", c.limits.maxRatePerSec, 0, 1e9);
+    c.limits.adaptive = boolOf(l, "adaptive", c.limits.adaptive);
+    const QJsonObject overrides = l.value(QLatin1String("hostOverrides")).toObject();
+    for (auto it = overrides.begin(); it != overrides.end(); ++it) {
+        const QJsonObject o = it.value().toObject();
+        HostOverride value;
+        value.maxInFlight = intIn(o, "maxInFlight", 0, 0, 100'000);
+        value.intervalMs = intIn(o, "intervalMs", -1, -1, 86'400'000);
+        if (!it.key().isEmpty() && it.key().size() <= 300)
+            c.limits.hostOverrides.insert(it.key(), value);
+    }
+    const QJsonObject p = root.value(QLatin1String("policy")).toObject();
+    FetchPolicy &f = c.policy;
+    f.maxRetries = intIn(p, "maxRetries", f.maxRetries, 0, 1000);
+    f.backoffBaseMs = intIn(p, "backoffBaseMs", f.backoffBaseMs, 0, kMaxInt);
+    f.backoffCapMs = intIn(p, "backoffCapMs", f.backoffCapMs, 0, kMaxInt);
+    f.maxRetryAfterS = intIn(p, "maxRetryAfterS", f.maxRetryAfterS, 0, kMaxInt);
+    f.maxUrlTimeS = intIn(p, "maxUrlTimeS", f.maxUrlTimeS, 1, kMaxInt);
+    f.totalTimeoutS = intIn(p, "totalTimeoutS", f.totalTimeoutS, 1, kMaxInt);
+    f.connectTimeoutS = intIn(p, "connectTimeoutS", f.connectTimeoutS, 1, kMaxInt);
+    f.idleTimeoutS = intIn(p, "idleTimeoutS", f.idleTimeoutS, 1, kMaxInt);
+    f.maxBodyBytes = int64In(p, "maxBodyBytes", f.maxBodyBytes, 0, qint64(1) << 50);
+    f.maxRedirects = intIn(p, "maxRedirects", f.maxRedirects, 0, 1000);
+    const QJsonValue agent = p.value(QLatin1String("userAgent"));
+    if (agent.isString() && !agent.toString().contains(QLatin1Char('\n')))
+        f.userAgent = agent.toString();
+    const QJsonArray headers = p.value(QLatin1String("headers")).toArray();
+    for (const QJsonValue &h : headers) {
+        const QJsonArray pair = h.toArray();
+        const QByteArray name = pair.at(0).toString().toLatin1();
+        const QByteArray value = pair.at(1).toString().toLatin1();
+        // A header that could split the request or carry credentials is not taken from a file.
+        if (pair.size() != 2 || name.isEmpty() || name.contains('\n') || name.contains('\r') ||
+            value.contains('\n') || value.contains('\r') || isCredentialHeader(name))
+            continue;
+        f.headers.append({name, value});
+    }
+    f.sendCredentialsCrossOrigin = boolOf(p, "sendCredentialsCrossOrigin", f.sendCredentialsCrossOrigin);
+    f.refusePrivateRedirects = boolOf(p, "refusePrivateRedirects", f.refusePrivateRedirects);
+    const QJsonObject b = p.value(QLatin1String("breaker")).toObject();
+    BreakerSettings &br = f.breaker;
+    br.enabled = boolOf(b, "enabled", br.enabled);
+    br.window = intIn(b, "window", br.window, 1, 100'000);
+    br.threshold = doubleIn(b, "threshold", br.threshold, 0, 1);
+    br.windowS = intIn(b, "windowS", br.windowS, 1, kMaxInt);
+    br.cooldownS = intIn(b, "cooldownS", br.cooldownS, 1, kMaxInt);
+    br.cooldownCapFactor = intIn(b, "cooldownCapFactor", br.cooldownCapFactor, 1, 100'000);
+    br.giveUpS = intIn(b, "giveUpS", br.giveUpS, 1, kMaxInt);
+    const QJsonObject q = root.value(QLatin1String("quality")).toObject();
+    if (const auto mode = robotsModeFromName(q.value(QLatin1String("robots")).toString()))
+        c.robots = *mode;
+    const QString robotsAgent = q.value(QLatin1String("robotsAgent")).toString();
+    if (!robotsAgent.isEmpty() && robotsAgent.size() <= 200)
+        c.robotsAgent = robotsAgent.toUtf8();
+    c.ignoreCrawlDelay = boolOf(q, "ignoreCrawlDelay", c.ignoreCrawlDelay);
+    return c;
+}
+
+} // namespace crawl
