@@ -352,59 +352,63 @@ private Q_SLOTS:
         }
         QTemporaryDir dir;
         const int urls = 600;
-        ui::MainWindow window;
-        window.setCrawlsFolder(dir.filePath(QStringLiteral("crawls")));
-        window.setConfirmationsEnabled(false);
-        crawl::CrawlLimits limits;
-        limits.globalInFlight = 4;
-        limits.perHostInFlight = 2;
-        limits.intervalMs = 0;
-        crawl::FetchPolicy policy;
-        policy.maxRetries = 0;
-        window.setLimits(limits, policy);
-        QSignalSpy loaded(&window, &ui::MainWindow::listLoaded);
-        window.loadText(site.urlList(hosts[0], urls / 2, QStringLiteral("/s%1?ms=40")) +
-                            site.urlList(hosts[1], urls / 2, QStringLiteral("/t%1?ms=40")),
-                        QStringLiteral("save test"));
-        QVERIFY(loaded.wait(10'000));
-        // Small steps with a pause between them, so the copy spans many journal ticks.
-        window.engine()->setJournalCopyStep(1, 40);
-        QSignalSpy saved(&window, &ui::MainWindow::crawlSaved);
-        QSignalSpy progress(window.engine(), &crawl::CrawlEngine::journalCopyProgress);
-        QSignalSpy results(window.engine(), &crawl::CrawlEngine::resultsReady);
-        QSignalSpy finished(window.engine(), &crawl::CrawlEngine::finished);
-        window.startCrawl();
-        const QString live = window.crawlFile();
-        QVERIFY(QTest::qWaitFor([&] { return window.resultsModel()->rowCount() >= 60; }, 30'000));
-
-        // Cancel: no file, no partial file.
-        const QString cancelled = dir.filePath(QStringLiteral("cancelled.crawl"));
-        window.saveCrawlAs(cancelled);
-        QVERIFY(progress.wait(10'000));
-        auto *cancel = window.statusBar()->findChild<QWidget *>(QStringLiteral("cancelSave"));
-        QVERIFY(cancel && !cancel->isHidden());
-        window.cancelCrawlSave();
-        QVERIFY(saved.wait(10'000));
-        QVERIFY(!saved.last().at(0).toBool());
-        QVERIFY(cancel->isHidden());
-        QVERIFY(!QFileInfo::exists(cancelled));
-        QVERIFY(!QFileInfo::exists(cancelled + QStringLiteral(".partial")));
-
-        // A copy made while results keep committing.
+        QString live;
+        qint64 rowsAtEnd = 0;
         const QString copy = dir.filePath(QStringLiteral("copy.crawl"));
-        progress.clear();
-        results.clear();
-        window.saveCrawlAs(copy);
-        QVERIFY(saved.wait(60'000));
-        QVERIFY2(saved.last().at(0).toBool(), qPrintable(saved.last().at(2).toString()));
-        QVERIFY2(progress.size() >= 5, qPrintable(QString::number(progress.size())));
-        // Committed batches arrived while the copy ran: the journal thread was never held.
-        QVERIFY2(results.size() >= 2, qPrintable(QString::number(results.size())));
-        QVERIFY(progress.last().at(0).toLongLong() == progress.last().at(1).toLongLong());
-        QVERIFY(progress.first().at(0).toLongLong() < progress.last().at(0).toLongLong());
-        const qint64 rowsAtEnd = window.resultsModel()->rowCount();
-        QVERIFY(crawl::isActive(window.engine()->state()));
-        QVERIFY(finished.wait(120'000));
+        {
+            ui::MainWindow window;
+            window.setCrawlsFolder(dir.filePath(QStringLiteral("crawls")));
+            window.setConfirmationsEnabled(false);
+            crawl::CrawlLimits limits;
+            limits.globalInFlight = 4;
+            limits.perHostInFlight = 2;
+            limits.intervalMs = 0;
+            crawl::FetchPolicy policy;
+            policy.maxRetries = 0;
+            window.setLimits(limits, policy);
+            QSignalSpy loaded(&window, &ui::MainWindow::listLoaded);
+            window.loadText(site.urlList(hosts[0], urls / 2, QStringLiteral("/s%1?ms=40")) +
+                                site.urlList(hosts[1], urls / 2, QStringLiteral("/t%1?ms=40")),
+                            QStringLiteral("save test"));
+            QVERIFY(loaded.wait(10'000));
+            // Small steps with a pause between them, so the copy spans many journal ticks.
+            window.engine()->setJournalCopyStep(1, 40);
+            QSignalSpy saved(&window, &ui::MainWindow::crawlSaved);
+            QSignalSpy progress(window.engine(), &crawl::CrawlEngine::journalCopyProgress);
+            QSignalSpy results(window.engine(), &crawl::CrawlEngine::resultsReady);
+            QSignalSpy finished(window.engine(), &crawl::CrawlEngine::finished);
+            window.startCrawl();
+            live = window.crawlFile();
+            QVERIFY(QTest::qWaitFor([&] { return window.resultsModel()->rowCount() >= 60; }, 30'000));
+
+            // Cancel: no file, no partial file.
+            const QString cancelled = dir.filePath(QStringLiteral("cancelled.crawl"));
+            window.saveCrawlAs(cancelled);
+            QVERIFY(progress.wait(10'000));
+            auto *cancel = window.statusBar()->findChild<QWidget *>(QStringLiteral("cancelSave"));
+            QVERIFY(cancel && !cancel->isHidden());
+            window.cancelCrawlSave();
+            QVERIFY(saved.wait(10'000));
+            QVERIFY(!saved.last().at(0).toBool());
+            QVERIFY(cancel->isHidden());
+            QVERIFY(!QFileInfo::exists(cancelled));
+            QVERIFY(!QFileInfo::exists(cancelled + QStringLiteral(".partial")));
+
+            // A copy made while results keep committing.
+            progress.clear();
+            results.clear();
+            window.saveCrawlAs(copy);
+            QVERIFY(saved.wait(60'000));
+            QVERIFY2(saved.last().at(0).toBool(), qPrintable(saved.last().at(2).toString()));
+            QVERIFY2(progress.size() >= 5, qPrintable(QString::number(progress.size())));
+            // Committed batches arrived while the copy ran: the journal thread was never held.
+            QVERIFY2(results.size() >= 2, qPrintable(QString::number(results.size())));
+            QVERIFY(progress.last().at(0).toLongLong() == progress.last().at(1).toLongLong());
+            QVERIFY(progress.first().at(0).toLongLong() < progress.last().at(0).toLongLong());
+            rowsAtEnd = window.resultsModel()->rowCount();
+            QVERIFY(crawl::isActive(window.engine()->state()));
+            QVERIFY(finished.wait(120'000));
+        } // the window lets go of its crawl file
 
         // The copy is the crawl at its point: every row it finished is the crawl's row, and it has at least
         // the rows the window had shown when it completed.
