@@ -2,14 +2,17 @@
 // Crawl As of a running crawl is step-wise, with progress and Cancel (issue 11). The crawls are real:
 // the crawlscope executable with --store against the loopback test site, and the window itself; what
 // the server recorded is the truth.
+#include "crawlfiles/crawlfileloader.h"
 #include "crawlfiles/crawlfilesummary.h"
 #include "crawlfiles/resumesettings.h"
 #include "engine/crawlengine.h"
 #include "freshsettings.h"
+#include "input/urlnormalizer.h"
 #include "mainwindow.h"
 #include "models/hostsmodel.h"
 #include "models/resultsmodel.h"
 #include "pages/hostspage.h"
+#include "store/crawlstore.h"
 #include "store/storedcrawlconfig.h"
 #include "testsite.h"
 #include "widgets/limitspanel.h"
@@ -19,6 +22,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QProcess>
 #include <QProgressBar>
 #include <QSignalSpy>
@@ -27,6 +31,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
+#include <memory>
 #include <signal.h>
 
 namespace {
@@ -221,6 +227,55 @@ private Q_SLOTS:
         QCOMPARE(s.hosts.at(1).p50Ms, -1); // no results read for it
     }
 
+    void loaderReadsAtMostTwoPagesAhead() {
+        // A crawl file with 6 pages of committed rows.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.crawl"));
+        const int rows = 6 * ui::CrawlFileLoader::kPageRows;
+        {
+            crawl::StoreError error;
+            std::unique_ptr<crawl::CrawlStore> store = crawl::CrawlStore::create(path, {}, &error);
+            QVERIFY2(store, qPrintable(error.message));
+            QList<crawl::StoreInputLine> lines;
+            for (int i = 1; i <= rows; ++i) {
+                const QString url = QStringLiteral("http://big.example/p%1").arg(i);
+                lines.append(crawl::storeInputLine(crawl::InputLine{i, url, crawl::normalizeUrl(url)}));
+            }
+            QVERIFY(store->appendInput(lines, 0));
+            const QList<crawl::PendingEntry> chunk = store->nextChunkForHost(
+                QStringLiteral("big.example:80"), rows, QDateTime::currentMSecsSinceEpoch());
+            QCOMPARE(chunk.size(), rows);
+            QList<qint64> ids;
+            crawl::ResultBatch batch;
+            for (const crawl::PendingEntry &e : chunk) {
+                ids.append(e.id);
+                crawl::CrawlResult r;
+                r.outcome = crawl::Outcome::Ok;
+                r.status = 200;
+                batch.finished.append({e.id, r});
+            }
+            QCOMPARE(store->markInFlight(ids, QStringLiteral("test"), std::numeric_limits<qint64>::max() / 2),
+                     qint64(rows));
+            QVERIFY(store->recordResults(batch));
+        }
+        ui::CrawlFileLoader loader;
+        QSignalSpy pages(&loader, &ui::CrawlFileLoader::rowsLoaded);
+        QSignalSpy loaded(&loader, &ui::CrawlFileLoader::loaded);
+        loader.load(path);
+        QVERIFY(QTest::qWaitFor([&] { return pages.size() == 2; }, 20'000));
+        // Nothing taken: the reader waits. (Showing that something does not happen takes a wait.)
+        QTest::qWait(500);
+        QCOMPARE(pages.size(), 2);
+        // Each page taken lets one more be read, until the last.
+        for (int taken = 1; taken <= 4; ++taken) {
+            loader.rowsConsumed(ui::CrawlFileLoader::kPageRows);
+            QVERIFY(QTest::qWaitFor([&] { return pages.size() == 2 + taken; }, 20'000));
+        }
+        loader.rowsConsumed(2 * ui::CrawlFileLoader::kPageRows);
+        QVERIFY(loaded.wait(20'000));
+        QCOMPARE(pages.size(), 6);
+    }
+
     // --- the window against real crawl files -----------------------------------------------------------
 
     void openedCliCrawlShowsItsHostsAndSummary() {
@@ -276,6 +331,42 @@ private Q_SLOTS:
         QVERIFY(progress);
         QCOMPARE(progress->format(), QStringLiteral("20 / 20"));
         QVERIFY(statusLabelStartingWith(window.statusBar(), QStringLiteral("Failures: 2")));
+    }
+
+    void openedCrawlWithManyHostsSaysWhatItShows() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("hosts.crawl"));
+        const int hostCount = ui::CrawlFileSummary::kMaxHosts + 5;
+        {
+            crawl::StoreError error;
+            std::unique_ptr<crawl::CrawlStore> store = crawl::CrawlStore::create(path, {}, &error);
+            QVERIFY2(store, qPrintable(error.message));
+            QList<crawl::StoreInputLine> lines;
+            int line = 0;
+            for (int h = 0; h < hostCount; ++h) {
+                // The first host has three URLs: the busiest, listed first.
+                for (int u = 0; u < (h == 0 ? 3 : 1); ++u) {
+                    const QString url = QStringLiteral("http://h%1.example/u%2").arg(h).arg(u);
+                    lines.append(
+                        crawl::storeInputLine(crawl::InputLine{++line, url, crawl::normalizeUrl(url)}));
+                }
+            }
+            QVERIFY(store->appendInput(lines, 0));
+        }
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        QSignalSpy opened(&window, &ui::MainWindow::crawlFileOpened);
+        window.openCrawl(path);
+        QVERIFY(opened.wait(20'000));
+        QVERIFY(QTest::qWaitFor([&] { return !window.hostsPage()->note().isEmpty(); }, 20'000));
+        QCOMPARE(window.hostsModel()->rowCount(), ui::CrawlFileSummary::kMaxHosts);
+        const QString note = window.hostsPage()->note();
+        QVERIFY2(note.contains(QLocale().toString(ui::CrawlFileSummary::kMaxHosts)) &&
+                     note.contains(QLocale().toString(hostCount)),
+                 qPrintable(note));
+        const int row = hostRow(window.hostsModel(), QStringLiteral("h0.example:80"));
+        QVERIFY(row >= 0);
+        QCOMPARE(cell(window.hostsModel(), row, ui::HostsModel::QueuedColumn), QStringLiteral("3"));
     }
 
     void windowResumeRunsWithTheCrawlsOwnLimits() {
