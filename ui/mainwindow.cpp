@@ -401,8 +401,11 @@ void MainWindow::createCrawlFileActions() {
     };
     connect(m_engine, &crawl::CrawlEngine::journalCopied, this,
             [this, saved](bool ok, const QString &target, const QString &error) {
-                m_status->hideTask();
-                m_cancelSave->hide();
+                if (target == m_savingCrawlTo) {
+                    m_savingCrawlTo.clear();
+                    m_status->hideTask();
+                    m_cancelSave->hide();
+                }
                 saved(ok, target, error);
             });
     connect(m_crawlCopier, &CrawlFileLoader::copied, this, saved);
@@ -627,6 +630,16 @@ void MainWindow::saveCrawlAs(const QString &target) {
     statusBar()->showMessage(tr("Saving the crawl to %1…").arg(QDir::toNativeSeparators(target)));
     // The live store is copied on its own thread (the frontier's connection); an opened one from here.
     if (m_crawlFileLive && m_engine->hasOpenJournal()) {
+        if (!m_savingCrawlTo.isEmpty()) {
+            // Reported later, like every copy's end, so callers handle one kind of answer.
+            const QString error = tr("a copy of the crawl to %1 is still being saved")
+                                      .arg(QDir::toNativeSeparators(m_savingCrawlTo));
+            QMetaObject::invokeMethod(
+                this, [this, target, error] { Q_EMIT crawlSaved(false, target, error); },
+                Qt::QueuedConnection);
+            return;
+        }
+        m_savingCrawlTo = target;
         m_cancelSave->show();
         m_status->showTask(tr("Saving the crawl %p%"), 0, 0);
         m_engine->saveJournalCopy(target);

@@ -216,6 +216,7 @@ private:
     CrawlFileLoader *m_crawlCopier;
     CrawlFileSummaryReader *m_crawlSummary = nullptr; // an opened crawl's hosts and summary
     QPushButton *m_cancelSave = nullptr;              // in the status bar while a live crawl is copied
+    QString m_savingCrawlTo;                          // that copy's target; empty when none runs
     RecentMenu *m_recentCrawls = nullptr;
     QAction *m_openCrawl = nullptr;
     QAction *m_saveCrawl = nullptr;

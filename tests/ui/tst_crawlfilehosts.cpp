@@ -489,8 +489,15 @@ private Q_SLOTS:
             progress.clear();
             results.clear();
             window.saveCrawlAs(copy);
-            QVERIFY(saved.wait(60'000));
+            // One copy at a time: a second one is refused, and the first goes on.
+            const QString second = dir.filePath(QStringLiteral("second.crawl"));
+            window.saveCrawlAs(second);
+            QVERIFY(saved.wait(10'000));
+            QCOMPARE(saved.last().at(1).toString(), second);
+            QVERIFY(!saved.last().at(0).toBool());
+            QVERIFY(QTest::qWaitFor([&] { return saved.last().at(1).toString() == copy; }, 60'000));
             QVERIFY2(saved.last().at(0).toBool(), qPrintable(saved.last().at(2).toString()));
+            QVERIFY(!QFileInfo::exists(second));
             QVERIFY2(progress.size() >= 5, qPrintable(QString::number(progress.size())));
             // Committed batches arrived while the copy ran: the journal thread was never held.
             QVERIFY2(results.size() >= 2, qPrintable(QString::number(results.size())));
