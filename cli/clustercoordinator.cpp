@@ -24,6 +24,10 @@ constexpr int kTickMs = 50;
 constexpr int kEnqueueBatch = 500;
 constexpr int kLinesPerTick = 5000;
 constexpr int kResultsPerRead = 1000;
+// A coordinator that cannot reach Redis says so at once, retries this often, and gives up after the budget
+// (exit 1): unlike a worker, it has a user waiting for a CSV.
+constexpr int kConnectRetryMs = 500;
+constexpr qint64 kConnectBudgetMs = 10000;
 
 void say(const QString &what) {
     printStderrLine(QStringLiteral("crawlscope: ") + what);
@@ -103,58 +107,37 @@ int ClusterCoordinator::run(const InputSource &input) {
     RedisConnection::Options connectionOptions;
     connectionOptions.clientName = "coordinator-" + m_options.crawlName.toUtf8();
     m_connection = std::make_unique<RedisConnection>(m_url, connectionOptions);
-    if (!m_connection->connect()) {
-        say(QStringLiteral("cannot reach Redis at %1: %2").arg(m_url.redacted(), m_connection->lastError()));
-        m_outputs->discard();
-        return ExitUsage;
-    }
-    m_queue = std::make_unique<ClusterQueue>(*m_connection, m_options.crawlName);
-    // The workers read the crawl's fetch flags from here (timeouts, retries, headers, user agent).
-    if (!m_queue->createCrawl(
-            {{QStringLiteral("cli.arguments"), m_options.crawlArguments.join(QLatin1Char('\n'))},
-             {QStringLiteral("input"), input.displayName()},
-             {QStringLiteral("input_complete"), QStringLiteral("0")}})) {
-        say(QStringLiteral("%1 (%2): choose a new --crawl name").arg(m_queue->lastError(), m_url.redacted()));
-        m_outputs->discard();
-        return ExitUsage;
-    }
-    ClusterHostBudget budget(*m_connection, m_options.crawlName);
-    qint64 version = 0;
-    if (!applyLimits(budget, m_options, ClusterLimits{}, {}, &version)) {
-        say(QStringLiteral("cannot set the crawl's limits: %1").arg(budget.lastError()));
-        m_outputs->discard();
-        return ExitUsage;
-    }
-    m_writer = std::make_unique<ResultCsvWriter>(m_outputs->csv().device());
-    if (!m_writer->writeHeader() || !m_writer->flush()) {
-        say(QStringLiteral("cannot write %1: %2")
-                .arg(m_outputs->csv().displayName(), m_writer->errorString()));
-        m_outputs->discard();
-        return ExitOutputFailed;
-    }
-    say(QStringLiteral("coordinating crawl \"%1\" at %2; start workers with: crawlscope --headless --worker "
-                       "--cluster %2 --crawl %1")
-            .arg(m_options.crawlName, m_url.redacted()));
+    m_inputName = input.displayName();
 
+    // Installed before the first connection attempt: a signal while Redis is unreachable ends the process
+    // as cleanly as one later (the connection is tried from the event loop, never in one long block).
     SignalWatcher watcher(ExitInterrupted);
     connect(&watcher, &SignalWatcher::interrupted, this, [this](int) {
         if (m_interrupted)
             return;
         m_interrupted = true;
-        say(QStringLiteral("interrupted; writing the %1 rows collected so far (the crawl stays in Redis: its "
-                           "workers go on)")
-                .arg(m_writer->rowsWritten()));
+        if (!m_writer) {
+            say(QStringLiteral("interrupted before the crawl was created at %1; nothing was written")
+                    .arg(m_url.redacted()));
+            m_discardOutput = true;
+        } else {
+            say(QStringLiteral("interrupted; writing the %1 rows collected so far (the crawl stays in Redis: "
+                               "its workers go on)")
+                    .arg(m_writer->rowsWritten()));
+        }
         end(ExitInterrupted);
     });
     QEventLoop loop;
     m_loop = &loop;
-    m_sinceProgress.start();
-    m_tickTimer.start();
-    QMetaObject::invokeMethod(this, &ClusterCoordinator::tick, Qt::QueuedConnection);
+    m_connectTimer.setInterval(kConnectRetryMs);
+    connect(&m_connectTimer, &QTimer::timeout, this, &ClusterCoordinator::tryToConnect);
+    m_sinceConnecting.start();
+    QMetaObject::invokeMethod(this, &ClusterCoordinator::tryToConnect, Qt::QueuedConnection);
     loop.exec();
     m_loop = nullptr;
+    m_connectTimer.stop();
 
-    if ((m_exitCode == ExitOutputFailed && !m_crawlLost) || m_exitCode == ExitUsage) {
+    if (m_discardOutput || (m_exitCode == ExitOutputFailed && !m_crawlLost) || m_exitCode == ExitUsage) {
         m_outputs->discard();
         return m_exitCode;
     }
@@ -170,6 +153,75 @@ int ClusterCoordinator::run(const InputSource &input) {
     if (m_repeatedResults > 0)
         say(QStringLiteral("%1 repeated results were dropped (one row per URL kept)").arg(m_repeatedResults));
     return m_exitCode;
+}
+
+void ClusterCoordinator::tryToConnect() {
+    if (!m_loop || m_exitCode != 0 || m_interrupted)
+        return;
+    if (m_connection->connectOnce()) {
+        m_connectTimer.stop();
+        if (m_saidUnreachable)
+            say(QStringLiteral("reached Redis at %1").arg(m_url.redacted()));
+        startCrawl();
+        return;
+    }
+    if (m_connection->lastFailureIsPermanent()) { // AUTH or SELECT refused: waiting will not fix it
+        say(QStringLiteral("cannot use Redis at %1: %2").arg(m_url.redacted(), m_connection->lastError()));
+        m_discardOutput = true;
+        end(ExitUsage);
+        return;
+    }
+    if (m_sinceConnecting.elapsed() >= kConnectBudgetMs) {
+        say(QStringLiteral("cannot reach Redis at %1 after %2 s (%3); giving up, nothing was created")
+                .arg(m_url.redacted())
+                .arg(kConnectBudgetMs / 1000)
+                .arg(m_connection->lastError()));
+        m_discardOutput = true;
+        end(ExitOutputFailed);
+        return;
+    }
+    if (!m_saidUnreachable) {
+        // Said at once: a wrong port or a stopped server should not look like a hang.
+        say(QStringLiteral("cannot reach Redis at %1 (%2); retrying for up to %3 s...")
+                .arg(m_url.redacted(), m_connection->lastError())
+                .arg(kConnectBudgetMs / 1000));
+        m_saidUnreachable = true;
+    }
+    if (!m_connectTimer.isActive())
+        m_connectTimer.start();
+}
+
+void ClusterCoordinator::startCrawl() {
+    m_queue = std::make_unique<ClusterQueue>(*m_connection, m_options.crawlName);
+    // The workers read the crawl's fetch flags from here (timeouts, retries, headers, user agent).
+    if (!m_queue->createCrawl(
+            {{QStringLiteral("cli.arguments"), m_options.crawlArguments.join(QLatin1Char('\n'))},
+             {QStringLiteral("input"), m_inputName},
+             {QStringLiteral("input_complete"), QStringLiteral("0")}})) {
+        say(QStringLiteral("%1 (%2): choose a new --crawl name").arg(m_queue->lastError(), m_url.redacted()));
+        m_discardOutput = true;
+        return end(ExitUsage);
+    }
+    ClusterHostBudget budget(*m_connection, m_options.crawlName);
+    qint64 version = 0;
+    if (!applyLimits(budget, m_options, ClusterLimits{}, {}, &version)) {
+        say(QStringLiteral("cannot set the crawl's limits: %1").arg(budget.lastError()));
+        m_discardOutput = true;
+        return end(ExitUsage);
+    }
+    m_writer = std::make_unique<ResultCsvWriter>(m_outputs->csv().device());
+    if (!m_writer->writeHeader() || !m_writer->flush()) {
+        say(QStringLiteral("cannot write %1: %2")
+                .arg(m_outputs->csv().displayName(), m_writer->errorString()));
+        m_discardOutput = true;
+        return end(ExitOutputFailed);
+    }
+    say(QStringLiteral("coordinating crawl \"%1\" at %2; start workers with: crawlscope --headless --worker "
+                       "--cluster %2 --crawl %1")
+            .arg(m_options.crawlName, m_url.redacted()));
+    m_sinceProgress.start();
+    m_tickTimer.start();
+    QMetaObject::invokeMethod(this, &ClusterCoordinator::tick, Qt::QueuedConnection);
 }
 
 void ClusterCoordinator::tick() {

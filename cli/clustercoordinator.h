@@ -39,6 +39,8 @@ public:
     int run(const InputSource &input);
 
 private:
+    void tryToConnect();
+    void startCrawl(); // connected: create the crawl, set its limits, start feeding and collecting
     void tick();
     bool feed();             // false on a fatal problem
     bool collect();          // false on a fatal problem
@@ -62,6 +64,11 @@ private:
     QSet<quint64> m_seenIds; // a URL's second result would be a bug: it is reported, never written twice
     qint64 m_repeatedResults = 0;
     QString m_lastProblem;
+    QString m_inputName;
+    QTimer m_connectTimer;
+    QElapsedTimer m_sinceConnecting;
+    bool m_saidUnreachable = false;
+    bool m_discardOutput = false; // ended before the crawl existed: no CSV (an existing file stays as it was)
     QTimer m_tickTimer;
     QElapsedTimer m_sinceProgress;
     QEventLoop *m_loop = nullptr;

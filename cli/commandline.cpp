@@ -1,6 +1,7 @@
 #include "commandline.h"
 
 #include "cluster/clustertypes.h"
+#include "clusterflags.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -317,6 +318,12 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
     if (o->clusterWorker && !parser.isSet(QStringLiteral("headless"))) {
         *error = QStringLiteral("--worker runs headless: add --headless");
         return false;
+    }
+    if (o->clusterWorker) {
+        if (const QString refusal = clusterWorkerFlagRefusal(o->explicitFlags); !refusal.isEmpty()) {
+            *error = refusal;
+            return false;
+        }
     }
     if (!o->clusterWorker && o->crawlName.isEmpty()) {
         *error = QStringLiteral("--cluster needs --crawl NAME (which shared crawl)");

@@ -1,6 +1,7 @@
 // The pure parts of the --cluster commands: a result's round trip through the results stream's fields,
 // the shared limits the flags turn into (with the interval guard), and which flag combinations parse.
 #include "cluster/clusterresultcodec.h"
+#include "clusterflags.h"
 #include "clusterlimits.h"
 #include "commandline.h"
 #include "output/csvwriter.h"
@@ -130,6 +131,35 @@ private Q_SLOTS:
         row("summary json", "--headless --input l --cluster URL --crawl c --summary-json s.json",
             "not written");
         row("set and worker", "--headless --worker --cluster-set --cluster URL --crawl c", "separate jobs");
+        // Flags a worker would accept and silently not apply are refused, saying where they belong.
+        row("worker with output", "--headless --worker --cluster URL --output o.csv",
+            "--output is not written by a --worker");
+        row("worker with per-host", "--headless --worker --cluster URL --per-host 2", "--cluster-set");
+        row("worker with timeout", "--headless --worker --cluster URL --timeout 5",
+            "--timeout does not apply to a --worker");
+        row("worker with user agent", "--headless --worker --cluster URL --user-agent X/1",
+            "give it to the coordinator");
+        row("worker with robots", "--headless --worker --cluster URL --robots obey",
+            "--robots does not apply");
+        row("worker with threads", "--headless --worker --cluster URL --threads 4", "start more workers");
+    }
+
+    // The rule itself: what a worker applies passes, the first other flag is named with its reason.
+    void workerFlagRefusal() {
+        QVERIFY(clusterWorkerFlagRefusal({}).isEmpty());
+        QVERIFY(clusterWorkerFlagRefusal({QStringLiteral("headless"), QStringLiteral("worker"),
+                                          QStringLiteral("cluster"), QStringLiteral("crawl"),
+                                          QStringLiteral("concurrency")})
+                    .isEmpty());
+        QVERIFY(clusterWorkerFlagRefusal({QStringLiteral("worker"), QStringLiteral("output")})
+                    .startsWith(QLatin1String("--output ")));
+        QVERIFY(clusterWorkerFlagRefusal({QStringLiteral("summary-json")})
+                    .contains(QLatin1String("coordinator")));
+        QVERIFY(
+            clusterWorkerFlagRefusal({QStringLiteral("retries")}).contains(QLatin1String("--cluster-set")));
+        QVERIFY(clusterWorkerFlagRefusal({QStringLiteral("quiet")}).startsWith(QLatin1String("--quiet ")));
+        QVERIFY(clusterWorkerFlagRefusal({QStringLiteral("max-rate"), QStringLiteral("jitter")})
+                    .startsWith(QLatin1String("--max-rate ")));
     }
     void clusterFlags() {
         QFETCH(QString, arguments);
