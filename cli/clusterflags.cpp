@@ -32,4 +32,24 @@ QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
     return {};
 }
 
+QString clusterCoordinatorFlagRefusal(const QStringList &explicitFlags) {
+    static const QStringList notShared = {QStringLiteral("jitter"),
+                                          QStringLiteral("max-rate"),
+                                          QStringLiteral("adaptive"),
+                                          QStringLiteral("breaker-window"),
+                                          QStringLiteral("breaker-threshold"),
+                                          QStringLiteral("breaker-cooldown"),
+                                          QStringLiteral("breaker-give-up")};
+    for (const QString &flag : explicitFlags) {
+        if (notShared.contains(flag))
+            return QStringLiteral("--%1 is not applied by the workers of a --cluster crawl yet "
+                                  "(docs/cluster.md): leave it out, or crawl in one process")
+                .arg(flag);
+        if (flag == QLatin1String("threads"))
+            return QStringLiteral("--threads does not apply to a --cluster coordinator (it fetches nothing): "
+                                  "start more workers instead");
+    }
+    return {};
+}
+
 } // namespace crawl
