@@ -8,7 +8,8 @@ QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
                                             QStringLiteral("concurrency")};
     static const QStringList outputs = {QStringLiteral("output"), QStringLiteral("summary-json")};
     static const QStringList sharedLimits = {QStringLiteral("per-host"), QStringLiteral("interval-ms"),
-                                             QStringLiteral("host-limit"), QStringLiteral("retries")};
+                                             QStringLiteral("host-limit"), QStringLiteral("retries"),
+                                             QStringLiteral("jitter")};
     for (const QString &flag : explicitFlags) {
         if (workerFlags.contains(flag))
             continue;
@@ -33,13 +34,10 @@ QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
 }
 
 QString clusterCoordinatorFlagRefusal(const QStringList &explicitFlags) {
-    static const QStringList notShared = {QStringLiteral("jitter"),
-                                          QStringLiteral("max-rate"),
-                                          QStringLiteral("adaptive"),
-                                          QStringLiteral("breaker-window"),
-                                          QStringLiteral("breaker-threshold"),
-                                          QStringLiteral("breaker-cooldown"),
-                                          QStringLiteral("breaker-give-up")};
+    static const QStringList notShared = {
+        QStringLiteral("max-rate"),         QStringLiteral("adaptive"),
+        QStringLiteral("breaker-window"),   QStringLiteral("breaker-threshold"),
+        QStringLiteral("breaker-cooldown"), QStringLiteral("breaker-give-up")};
     for (const QString &flag : explicitFlags) {
         if (notShared.contains(flag))
             return QStringLiteral("--%1 is not applied by the workers of a --cluster crawl yet "

@@ -404,7 +404,7 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         // Anything else would be accepted and silently not applied: the user would believe it changed.
         static const QStringList sharedLimits = {QStringLiteral("concurrency"), QStringLiteral("per-host"),
                                                  QStringLiteral("interval-ms"), QStringLiteral("host-limit"),
-                                                 QStringLiteral("retries")};
+                                                 QStringLiteral("retries"),     QStringLiteral("jitter")};
         static const QStringList setFlags = {QStringLiteral("cluster"), QStringLiteral("crawl"),
                                              QStringLiteral("cluster-set"), QStringLiteral("quiet"),
                                              QStringLiteral("headless")};
@@ -415,14 +415,14 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
             } else if (!setFlags.contains(flag)) {
                 *error =
                     QStringLiteral("--cluster-set changes only --concurrency, --per-host, --interval-ms, "
-                                   "--host-limit and --retries; --%1 is not a shared limit")
+                                   "--host-limit, --retries and --jitter; --%1 is not a shared limit")
                         .arg(flag);
                 return false;
             }
         }
         if (!anyLimit) {
             *error = QStringLiteral("--cluster-set needs a limit to change (--concurrency, --per-host, "
-                                    "--interval-ms, --host-limit or --retries)");
+                                    "--interval-ms, --host-limit, --retries or --jitter)");
             return false;
         }
         o->mode = CommandLineOptions::Mode::Headless;

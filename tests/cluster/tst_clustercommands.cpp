@@ -86,6 +86,10 @@ private Q_SLOTS:
         QCOMPARE(all.intervalMs, 200 + kClusterIntervalGuardMs);
         QCOMPARE(all.maxAttempts, 5);
         QCOMPARE(userIntervalMs(all.intervalMs), qint64(200));
+        QCOMPARE(all.jitterPermille, 0);
+        limits.jitter = 0.25;
+        QCOMPARE(clusterLimitsFor(limits, policy, ClusterLimits{}).jitterPermille, 250);
+        limits.jitter = 0;
         limits.intervalMs = 0; // no pacing stays no pacing
         QCOMPARE(clusterLimitsFor(limits, policy, ClusterLimits{}).intervalMs, qint64(0));
         limits.intervalMs = 200;
@@ -135,8 +139,8 @@ private Q_SLOTS:
             "not written by a --worker");
         row("set and worker", "--headless --worker --cluster-set --cluster URL --crawl c", "separate jobs");
         row("coordinator with jitter",
-            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --jitter 0.5",
-            "--jitter is not applied by the workers");
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --jitter 0.5", "");
+        row("set jitter", "--cluster URL --crawl c1 --cluster-set --jitter 0.2", "");
         row("coordinator with max rate",
             "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --max-rate 5", "--max-rate");
         row("coordinator with adaptive",
@@ -229,7 +233,8 @@ private Q_SLOTS:
         QVERIFY(clusterCoordinatorFlagRefusal({QStringLiteral("per-host"), QStringLiteral("interval-ms"),
                                                QStringLiteral("retries"), QStringLiteral("include")})
                     .isEmpty());
-        for (const char *flag : {"jitter", "max-rate", "adaptive", "breaker-window", "breaker-threshold",
+        QVERIFY(clusterCoordinatorFlagRefusal({QStringLiteral("jitter")}).isEmpty()); // shared since then
+        for (const char *flag : {"max-rate", "adaptive", "breaker-window", "breaker-threshold",
                                  "breaker-cooldown", "breaker-give-up", "threads"})
             QVERIFY2(clusterCoordinatorFlagRefusal({QStringLiteral("per-host"), QString::fromLatin1(flag)})
                          .startsWith(QStringLiteral("--%1 ").arg(QString::fromLatin1(flag))),
