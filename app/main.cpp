@@ -42,7 +42,8 @@ int main(int argc, char **argv) {
         return crawl::ExitUsage;
     }
     crawl::CommandLineOptions options = parsed.options;
-    if (!options.resume.isEmpty()) {
+    if (!options.resume.isEmpty() &&
+        options.clusterUrl.isEmpty()) { // --cluster --resume NAME: Redis has them
         // The stored crawl's flags, overridden by the ones given now.
         QString error;
         const QMap<QString, QString> stored = crawl::CrawlEngine::readJournalSettings(options.resume, &error);

@@ -6,14 +6,18 @@
 #include "cluster/redisconnection.h"
 #include "clusterlimits.h"
 #include "headlessrunner.h"
+#include "input/streamdevice.h"
 #include "input/urllistreader.h"
 #include "output/csvwriter.h"
 #include "outputfiles.h"
+#include "runsummary.h"
 #include "signalwatcher.h"
 #include "stderrline.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QIODevice>
 
 namespace crawl {
@@ -24,6 +28,10 @@ constexpr int kTickMs = 50;
 constexpr int kEnqueueBatch = 500;
 constexpr int kLinesPerTick = 5000;
 constexpr int kResultsPerRead = 1000;
+// A coordinator that cannot reach Redis says so at once, retries this often, and gives up after the budget
+// (exit 1): unlike a worker, it has a user waiting for a CSV.
+constexpr int kConnectRetryMs = 500;
+constexpr qint64 kConnectBudgetMs = 10000;
 
 void say(const QString &what) {
     printStderrLine(QStringLiteral("crawlscope: ") + what);
@@ -88,7 +96,7 @@ int ClusterCoordinator::run(const InputSource &input) {
     }
     const QString csvPath = m_options.output.isEmpty() ? QStringLiteral("-") : m_options.output;
     m_outputs = std::make_unique<OutputFiles>();
-    if (!m_outputs->open(input, csvPath, QString(), &error)) {
+    if (!m_outputs->open(input, csvPath, m_options.summaryJson, &error)) {
         say(error);
         return ExitUsage;
     }
@@ -99,62 +107,49 @@ int ClusterCoordinator::run(const InputSource &input) {
         return ExitUsage;
     }
     m_reader = std::make_unique<UrlListReader>(m_inputDevice.get());
+    // A pipe is read without blocking: its notifier must run, or no line would ever arrive (the tick timer
+    // reads whatever has come in).
+    if (auto *stream = qobject_cast<StreamDevice *>(m_inputDevice.get()))
+        stream->startReading();
 
     RedisConnection::Options connectionOptions;
     connectionOptions.clientName = "coordinator-" + m_options.crawlName.toUtf8();
     m_connection = std::make_unique<RedisConnection>(m_url, connectionOptions);
-    if (!m_connection->connect()) {
-        say(QStringLiteral("cannot reach Redis at %1: %2").arg(m_url.redacted(), m_connection->lastError()));
-        m_outputs->discard();
-        return ExitUsage;
-    }
-    m_queue = std::make_unique<ClusterQueue>(*m_connection, m_options.crawlName);
-    // The workers read the crawl's fetch flags from here (timeouts, retries, headers, user agent).
-    if (!m_queue->createCrawl(
-            {{QStringLiteral("cli.arguments"), m_options.crawlArguments.join(QLatin1Char('\n'))},
-             {QStringLiteral("input"), input.displayName()},
-             {QStringLiteral("input_complete"), QStringLiteral("0")}})) {
-        say(QStringLiteral("%1 (%2): choose a new --crawl name").arg(m_queue->lastError(), m_url.redacted()));
-        m_outputs->discard();
-        return ExitUsage;
-    }
-    ClusterHostBudget budget(*m_connection, m_options.crawlName);
-    qint64 version = 0;
-    if (!applyLimits(budget, m_options, ClusterLimits{}, {}, &version)) {
-        say(QStringLiteral("cannot set the crawl's limits: %1").arg(budget.lastError()));
-        m_outputs->discard();
-        return ExitUsage;
-    }
-    m_writer = std::make_unique<ResultCsvWriter>(m_outputs->csv().device());
-    if (!m_writer->writeHeader() || !m_writer->flush()) {
-        say(QStringLiteral("cannot write %1: %2")
-                .arg(m_outputs->csv().displayName(), m_writer->errorString()));
-        m_outputs->discard();
-        return ExitOutputFailed;
-    }
-    say(QStringLiteral("coordinating crawl \"%1\" at %2; start workers with: crawlscope --headless --worker "
-                       "--cluster %2 --crawl %1")
-            .arg(m_options.crawlName, m_url.redacted()));
+    m_inputName = input.displayName();
+    m_resuming = !m_options.resume.isEmpty();
+    if (m_options.input != QLatin1String("-"))
+        m_inputBytes = QString::number(QFileInfo(m_options.input).size());
 
+    // Installed before the first connection attempt: a signal while Redis is unreachable ends the process
+    // as cleanly as one later (the connection is tried from the event loop, never in one long block).
     SignalWatcher watcher(ExitInterrupted);
     connect(&watcher, &SignalWatcher::interrupted, this, [this](int) {
         if (m_interrupted)
             return;
         m_interrupted = true;
-        say(QStringLiteral("interrupted; writing the %1 rows collected so far (the crawl stays in Redis: its "
-                           "workers go on)")
-                .arg(m_writer->rowsWritten()));
+        if (!m_writer) {
+            say(QStringLiteral("interrupted before the crawl was created at %1; nothing was written")
+                    .arg(m_url.redacted()));
+            m_discardOutput = true;
+        } else {
+            say(QStringLiteral("interrupted; writing the %1 rows collected so far (the crawl stays in Redis: "
+                               "its workers go on; continue collecting with --resume %2)")
+                    .arg(m_writer->rowsWritten())
+                    .arg(m_options.crawlName));
+        }
         end(ExitInterrupted);
     });
     QEventLoop loop;
     m_loop = &loop;
-    m_sinceProgress.start();
-    m_tickTimer.start();
-    QMetaObject::invokeMethod(this, &ClusterCoordinator::tick, Qt::QueuedConnection);
+    m_connectTimer.setInterval(kConnectRetryMs);
+    connect(&m_connectTimer, &QTimer::timeout, this, &ClusterCoordinator::tryToConnect);
+    m_sinceConnecting.start();
+    QMetaObject::invokeMethod(this, &ClusterCoordinator::tryToConnect, Qt::QueuedConnection);
     loop.exec();
     m_loop = nullptr;
+    m_connectTimer.stop();
 
-    if ((m_exitCode == ExitOutputFailed && !m_crawlLost) || m_exitCode == ExitUsage) {
+    if (m_discardOutput || (m_exitCode == ExitOutputFailed && !m_crawlLost) || m_exitCode == ExitUsage) {
         m_outputs->discard();
         return m_exitCode;
     }
@@ -167,9 +162,145 @@ int ClusterCoordinator::run(const InputSource &input) {
         say(QStringLiteral("%1 rows written to %2")
                 .arg(m_writer->rowsWritten())
                 .arg(m_outputs->csv().path()));
+    if (OutputFile *json = m_outputs->summary()) {
+        const CrawlSummary summary =
+            m_tally.summary(m_sinceConnecting.elapsed(), m_duplicates, m_options.limits, m_interrupted);
+        if (!RunSummary::writeJson(summary, *json, &error)) {
+            say(error);
+            return ExitOutputFailed;
+        }
+    }
+    if (m_exitCode == ExitOk) {
+        // Every row is in the committed CSV: the stream can go, and a --resume has nothing left to do.
+        if (!m_queue->setSetting(QStringLiteral("collected"), QStringLiteral("1")) ||
+            (!m_lastStreamId.isEmpty() && m_queue->trimResults(m_lastStreamId) < 0))
+            say(QStringLiteral("the CSV is complete, but Redis at %1 could not be told: %2")
+                    .arg(m_url.redacted(), m_queue->lastError()));
+    }
     if (m_repeatedResults > 0)
         say(QStringLiteral("%1 repeated results were dropped (one row per URL kept)").arg(m_repeatedResults));
     return m_exitCode;
+}
+
+void ClusterCoordinator::tryToConnect() {
+    if (!m_loop || m_exitCode != 0 || m_interrupted)
+        return;
+    if (m_connection->connectOnce()) {
+        m_connectTimer.stop();
+        if (m_saidUnreachable)
+            say(QStringLiteral("reached Redis at %1").arg(m_url.redacted()));
+        startCrawl();
+        return;
+    }
+    if (m_connection->lastFailureIsPermanent()) { // AUTH or SELECT refused: waiting will not fix it
+        say(QStringLiteral("cannot use Redis at %1: %2").arg(m_url.redacted(), m_connection->lastError()));
+        m_discardOutput = true;
+        end(ExitUsage);
+        return;
+    }
+    if (m_sinceConnecting.elapsed() >= kConnectBudgetMs) {
+        say(QStringLiteral("cannot reach Redis at %1 after %2 s (%3); giving up, nothing was created")
+                .arg(m_url.redacted())
+                .arg(kConnectBudgetMs / 1000)
+                .arg(m_connection->lastError()));
+        m_discardOutput = true;
+        end(ExitOutputFailed);
+        return;
+    }
+    if (!m_saidUnreachable) {
+        // Said at once: a wrong port or a stopped server should not look like a hang.
+        say(QStringLiteral("cannot reach Redis at %1 (%2); retrying for up to %3 s...")
+                .arg(m_url.redacted(), m_connection->lastError())
+                .arg(kConnectBudgetMs / 1000));
+        m_saidUnreachable = true;
+    }
+    if (!m_connectTimer.isActive())
+        m_connectTimer.start();
+}
+
+bool ClusterCoordinator::resumeCrawl() {
+    if (!m_queue->crawlExists()) {
+        say(m_queue->lastError().isEmpty()
+                ? QStringLiteral("no crawl named \"%1\" in %2: nothing to resume")
+                      .arg(m_options.crawlName, m_url.redacted())
+                : QStringLiteral("Redis at %1: %2").arg(m_url.redacted(), m_queue->lastError()));
+        return false;
+    }
+    const QMap<QString, QString> settings = m_queue->settings();
+    if (settings.value(QStringLiteral("collected")) == QLatin1String("1")) {
+        say(QStringLiteral("crawl \"%1\" is finished and its coordinator wrote every row already: nothing to "
+                           "resume")
+                .arg(m_options.crawlName));
+        return false;
+    }
+    const QString storedBytes = settings.value(QStringLiteral("input_bytes"));
+    if (!m_options.inputChangedOk && !storedBytes.isEmpty() && storedBytes != m_inputBytes) {
+        // Other lines would get other rows: the CSV would no longer be one row per line of either list.
+        say(QStringLiteral("%1 is not the list crawl \"%2\" was started with (%3 bytes then, %4 now); give "
+                           "the same list, or --input-changed ok")
+                .arg(m_inputName, m_options.crawlName, storedBytes,
+                     m_inputBytes.isEmpty() ? QStringLiteral("?") : m_inputBytes));
+        return false;
+    }
+    // The scope the crawl was created with decides again which lines are excluded rows.
+    QStringList arguments{QStringLiteral("crawlscope"), QStringLiteral("--headless"),
+                          QStringLiteral("--input"), QStringLiteral("-")};
+    const QString stored = settings.value(QStringLiteral("cli.arguments"));
+    if (!stored.isEmpty())
+        arguments << stored.split(QLatin1Char('\n'));
+    const CommandLineParse parsed = parseCommandLine(arguments);
+    if (!parsed.ok) {
+        say(QStringLiteral("crawl \"%1\" has flags this build does not understand: %2")
+                .arg(m_options.crawlName, parsed.error));
+        return false;
+    }
+    m_options.quality = parsed.options.quality;
+    say(QStringLiteral("resuming crawl \"%1\": reading %2 again (batches already sent are recognised, not "
+                       "queued twice) and collecting every result from the start")
+            .arg(m_options.crawlName, m_inputName));
+    return true;
+}
+
+void ClusterCoordinator::startCrawl() {
+    m_queue = std::make_unique<ClusterQueue>(*m_connection, m_options.crawlName);
+    if (m_resuming) {
+        if (!resumeCrawl()) {
+            m_discardOutput = true;
+            return end(ExitUsage);
+        }
+    } else {
+        // The workers read the crawl's fetch flags from here (timeouts, retries, headers, user agent).
+        if (!m_queue->createCrawl(
+                {{QStringLiteral("cli.arguments"), m_options.crawlArguments.join(QLatin1Char('\n'))},
+                 {QStringLiteral("input"), m_inputName},
+                 {QStringLiteral("input_bytes"), m_inputBytes},
+                 {QStringLiteral("input_complete"), QStringLiteral("0")}})) {
+            say(QStringLiteral("%1 (%2): choose a new --crawl name, or continue that crawl with --resume %3")
+                    .arg(m_queue->lastError(), m_url.redacted(), m_options.crawlName));
+            m_discardOutput = true;
+            return end(ExitUsage);
+        }
+        ClusterHostBudget budget(*m_connection, m_options.crawlName);
+        qint64 version = 0;
+        if (!applyLimits(budget, m_options, ClusterLimits{}, {}, &version)) {
+            say(QStringLiteral("cannot set the crawl's limits: %1").arg(budget.lastError()));
+            m_discardOutput = true;
+            return end(ExitUsage);
+        }
+    }
+    m_writer = std::make_unique<ResultCsvWriter>(m_outputs->csv().device());
+    if (!m_writer->writeHeader() || !m_writer->flush()) {
+        say(QStringLiteral("cannot write %1: %2")
+                .arg(m_outputs->csv().displayName(), m_writer->errorString()));
+        m_discardOutput = true;
+        return end(ExitOutputFailed);
+    }
+    say(QStringLiteral("coordinating crawl \"%1\" at %2; start workers with: crawlscope --headless --worker "
+                       "--cluster %2 --crawl %1")
+            .arg(m_options.crawlName, m_url.redacted()));
+    m_sinceProgress.start();
+    m_tickTimer.start();
+    QMetaObject::invokeMethod(this, &ClusterCoordinator::tick, Qt::QueuedConnection);
 }
 
 void ClusterCoordinator::tick() {
@@ -192,7 +323,15 @@ void ClusterCoordinator::tick() {
         printProgress(false);
         m_sinceProgress.restart();
     }
-    if (m_inputDone && m_writer->rowsWritten() >= m_expectedRows) {
+    if (m_inputDone && m_enqueuedTotal < 0) {
+        // Counted by Redis, not by this process: a resumed coordinator's replayed batches add nothing new.
+        const ClusterCounts counts = m_queue->counts();
+        if (counts.error.isEmpty()) {
+            m_enqueuedTotal = counts.enqueued;
+            m_expectedRows = m_invalid + m_enqueuedTotal;
+        }
+    }
+    if (m_inputDone && m_enqueuedTotal >= 0 && m_writer->rowsWritten() >= m_expectedRows) {
         printProgress(true);
         end(ExitOk);
     }
@@ -207,14 +346,22 @@ bool ClusterCoordinator::feed() {
     const auto send = [&]() {
         if (batch.isEmpty())
             return true;
-        // The batch id is its first line: a replay after a reconnect adds nothing twice.
-        const EnqueueResult result = m_queue->enqueue(batch, "line-" + QByteArray::number(firstLine));
+        // The batch id is its first line and its content: a replay after a reconnect, or the same batch
+        // sent again by a --resume, adds nothing twice; a batch cut elsewhere by a resume (a list first read
+        // from a pipe) is a new batch whose URLs Redis deduplicates one by one.
+        QCryptographicHash content(QCryptographicHash::Sha1);
+        for (const ClusterUrl &url : std::as_const(batch)) {
+            content.addData(url.normalized.toUtf8());
+            content.addData(QByteArrayView("\n"));
+        }
+        const QByteArray batchId = "line-" + QByteArray::number(firstLine) + '-' +
+                                   QByteArray::number(batch.size()) + '-' + content.result().toHex().left(16);
+        const EnqueueResult result = m_queue->enqueue(batch, batchId);
         if (!result.error.isEmpty()) {
             say(QStringLiteral("cannot enqueue in %1: %2").arg(m_url.redacted(), result.error));
             end(ExitUsage);
             return false;
         }
-        m_expectedRows += result.added;
         m_duplicates += result.duplicates;
         batch.clear();
         firstLine = -1;
@@ -277,9 +424,9 @@ bool ClusterCoordinator::feed() {
     for (const CrawlResult &row : std::as_const(invalidRows)) {
         if (!m_writer->write(row))
             break;
+        m_tally.add(row);
     }
     m_invalid += invalidRows.size();
-    m_expectedRows += invalidRows.size();
     if (!m_writer->flush()) {
         say(QStringLiteral("cannot write results to %1: %2")
                 .arg(m_outputs->csv().displayName(), m_writer->errorString()));
@@ -309,6 +456,7 @@ bool ClusterCoordinator::collect() {
             m_seenIds.insert(row.id);
             if (!m_writer->write(row))
                 break;
+            m_tally.add(row);
         }
         if (!m_writer->flush() || !m_writer->errorString().isEmpty()) {
             say(QStringLiteral("cannot write results to %1: %2")
@@ -316,9 +464,9 @@ bool ClusterCoordinator::collect() {
             end(ExitOutputFailed);
             return false;
         }
+        // The stream keeps them until the crawl is finished and the CSV committed: a coordinator killed
+        // before then loses its CSV, and a --resume collects every row again from the stream.
         m_lastStreamId = page.last().streamId;
-        // Written: the stream need not keep them (it would otherwise hold every result of the crawl).
-        m_queue->trimResults(m_lastStreamId);
         if (page.size() < kResultsPerRead)
             return true;
     }

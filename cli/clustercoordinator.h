@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cluster/redisurl.h"
+#include "clustersummarytally.h"
 #include "commandline.h"
 #include "input/inputsource.h"
 #include "model/crawlresult.h"
@@ -30,6 +31,9 @@ class UrlListReader;
 // rows here at once) and collects the results stream into the CSV, the same columns as a local crawl.
 // Exits 0 once every distinct URL and every invalid line has its one row. Its Redis calls run on the main
 // thread: it fetches nothing, so nothing waits behind them but its own progress line.
+// `--resume NAME` (instead of --crawl) continues an interrupted coordinator's crawl: the results stream keeps
+// every row until the crawl is collected, so the resumed coordinator reads the list again (batches already
+// sent are recognised), collects every row from the stream's start and writes the whole CSV.
 class ClusterCoordinator : public QObject {
     Q_OBJECT
 public:
@@ -39,6 +43,9 @@ public:
     int run(const InputSource &input);
 
 private:
+    void tryToConnect();
+    void startCrawl();  // connected: create the crawl, set its limits, start feeding and collecting
+    bool resumeCrawl(); // --resume NAME: the crawl exists, is not collected yet, and has the same list
     void tick();
     bool feed();             // false on a fatal problem
     bool collect();          // false on a fatal problem
@@ -55,13 +62,22 @@ private:
     std::unique_ptr<QIODevice> m_inputDevice;
     std::unique_ptr<UrlListReader> m_reader;
     bool m_inputDone = false;
-    qint64 m_expectedRows = 0; // invalid lines + distinct URLs enqueued
+    qint64 m_expectedRows = 0; // invalid lines + distinct URLs enqueued (known once the list is fed)
     qint64 m_duplicates = 0;
     qint64 m_invalid = 0;
     QByteArray m_lastStreamId;
     QSet<quint64> m_seenIds; // a URL's second result would be a bug: it is reported, never written twice
     qint64 m_repeatedResults = 0;
+    ClusterSummaryTally m_tally; // every row written, for --summary-json
     QString m_lastProblem;
+    QString m_inputName;
+    QString m_inputBytes; // the list's size, stored with the crawl: a resume checks it is the same list
+    bool m_resuming = false;
+    qint64 m_enqueuedTotal = -1; // distinct URLs in the crawl, known once the list is fed
+    QTimer m_connectTimer;
+    QElapsedTimer m_sinceConnecting;
+    bool m_saidUnreachable = false;
+    bool m_discardOutput = false; // ended before the crawl existed: no CSV (an existing file stays as it was)
     QTimer m_tickTimer;
     QElapsedTimer m_sinceProgress;
     QEventLoop *m_loop = nullptr;

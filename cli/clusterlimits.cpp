@@ -1,6 +1,7 @@
 #include "clusterlimits.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace crawl {
 
@@ -21,6 +22,8 @@ ClusterLimits clusterLimitsFor(const CrawlLimits &limits, const FetchPolicy &pol
         base.perHostInFlight = limits.perHostInFlight;
     if (wanted("interval-ms"))
         base.intervalMs = guarded(limits.intervalMs);
+    if (wanted("jitter"))
+        base.jitterPermille = static_cast<int>(std::lround(std::clamp(limits.jitter, 0.0, 1.0) * 1000));
     // Leases lost to dead workers before a URL ends as network_error: its own retries plus two losses.
     if (wanted("retries"))
         base.maxAttempts = policy.maxRetries + 3;

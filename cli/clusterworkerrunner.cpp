@@ -31,6 +31,12 @@ constexpr qint64 kLeaseTtlMs = 10000; // renewed every third; a dead worker's UR
 constexpr int kIdlePollMs = 250;      // nothing to lease: look again (new input, retries coming due)
 constexpr int kAckRetryMs = 500;      // Redis unreachable while acknowledging: the lease is renewed meanwhile
 constexpr int kMaxAckAttempts = 120;
+// Redis unreachable at start: try again every second, and say so again at most this often.
+constexpr int kReconnectRetryMs = 1000;
+constexpr qint64 kUnreachableRepeatMs = 10000;
+// A worker given --crawl NAME waits this long for its coordinator to create the crawl (the two are often
+// started together), then ends with exit 2: a mistyped name must not wait forever.
+constexpr qint64 kMissingCrawlGraceMs = 5000;
 
 qint64 steadyNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -57,8 +63,7 @@ bool sameOrigin(const QUrl &a, const QUrl &b) {
 
 } // namespace
 
-QString pickClusterCrawl(const RedisUrl &url, QString *error) {
-    RedisConnection connection(url);
+QString pickClusterCrawl(RedisConnection &connection, QString *error) {
     const QStringList names = ClusterQueue::crawlNames(connection, error);
     if (!error->isEmpty())
         return {};
@@ -70,8 +75,6 @@ QString pickClusterCrawl(const RedisUrl &url, QString *error) {
         if (counts.error.isEmpty() && (!inputComplete || counts.done < counts.enqueued))
             return name;
     }
-    *error = names.isEmpty() ? QStringLiteral("no shared crawl in %1 yet").arg(url.redacted())
-                             : QStringLiteral("every shared crawl in %1 is finished").arg(url.redacted());
     return {};
 }
 
@@ -111,14 +114,78 @@ ClusterWorkerRunner::~ClusterWorkerRunner() {
 }
 
 int ClusterWorkerRunner::run() {
+    m_network = new QNetworkAccessManager(this);
+    m_network->setAutoDeleteReplies(false);
+    m_network->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+
+    SignalWatcher watcher(ExitInterrupted);
+    connect(&watcher, &SignalWatcher::interrupted, this, &ClusterWorkerRunner::onInterrupted);
+
+    QEventLoop loop;
+    m_loop = &loop;
     if (m_crawlName.isEmpty()) {
-        QString error;
-        m_crawlName = pickClusterCrawl(m_url, &error);
-        if (m_crawlName.isEmpty()) {
-            say(error);
-            return ExitUsage;
-        }
+        // No --crawl: the first unfinished crawl, or wait for one (a worker pool started before any crawl).
+        m_pickConnection = std::make_unique<RedisConnection>(m_url);
+        m_pickTimer.setInterval(kReconnectRetryMs);
+        connect(&m_pickTimer, &QTimer::timeout, this, &ClusterWorkerRunner::pickCrawl);
+        m_pickTimer.start();
+        QMetaObject::invokeMethod(this, &ClusterWorkerRunner::pickCrawl, Qt::QueuedConnection);
+    } else {
+        QMetaObject::invokeMethod(this, &ClusterWorkerRunner::startClient, Qt::QueuedConnection);
     }
+    loop.exec();
+    m_loop = nullptr;
+    m_pickTimer.stop();
+    m_clientThread.quit();
+    m_clientThread.wait();
+    m_client = nullptr;
+    return m_exitCode;
+}
+
+bool ClusterWorkerRunner::sayUnreachable(const QString &error) {
+    if (m_sinceUnreachableSaid.isValid() && m_sinceUnreachableSaid.elapsed() < kUnreachableRepeatMs)
+        return false;
+    say(QStringLiteral("cannot reach Redis at %1 (%2); retrying every %3 s (Ctrl-C to stop)")
+            .arg(m_url.redacted(), error)
+            .arg(kReconnectRetryMs / 1000));
+    m_sinceUnreachableSaid.start();
+    return true;
+}
+
+void ClusterWorkerRunner::pickCrawl() {
+    if (m_finishing || m_client)
+        return;
+    if (!m_pickConnection->isConnected() && !m_pickConnection->connectOnce()) {
+        if (m_pickConnection->lastFailureIsPermanent()) {
+            say(QStringLiteral("cannot use Redis at %1: %2")
+                    .arg(m_url.redacted(), m_pickConnection->lastError()));
+            return finish(ExitUsage);
+        }
+        sayUnreachable(m_pickConnection->lastError());
+        return;
+    }
+    QString error;
+    const QString name = pickClusterCrawl(*m_pickConnection, &error);
+    if (!error.isEmpty()) {
+        sayUnreachable(error);
+        return;
+    }
+    if (name.isEmpty()) {
+        if (!m_saidWaitingForAny)
+            say(QStringLiteral("no unfinished shared crawl in %1 yet; waiting for one (Ctrl-C to stop)")
+                    .arg(m_url.redacted()));
+        m_saidWaitingForAny = true;
+        return;
+    }
+    m_pickTimer.stop();
+    m_pickConnection.reset();
+    m_crawlName = name;
+    startClient();
+}
+
+void ClusterWorkerRunner::startClient() {
+    if (m_finishing)
+        return;
     ClusterWorkerClient::Settings settings;
     settings.url = m_url;
     settings.crawlName = m_crawlName;
@@ -136,35 +203,41 @@ int ClusterWorkerRunner::run() {
     connect(m_client, &ClusterWorkerClient::crawlState, this, &ClusterWorkerRunner::onCrawlState);
     connect(m_client, &ClusterWorkerClient::hopDecision, this, &ClusterWorkerRunner::onHopDecision);
     connect(m_client, &ClusterWorkerClient::problem, this, &ClusterWorkerRunner::onProblem);
-    connect(m_client, &ClusterWorkerClient::crawlMissing, this, [this] {
-        // Started before its coordinator: wait for the crawl to be created.
-        if (!m_waitingForCrawl)
-            say(QStringLiteral("no crawl named \"%1\" in %2 yet; waiting for its coordinator")
-                    .arg(m_crawlName, m_url.redacted()));
-        m_waitingForCrawl = true;
-        QTimer::singleShot(kIdlePollMs, this, [this] {
-            if (m_client && !m_finishing)
-                QMetaObject::invokeMethod(m_client, &ClusterWorkerClient::start, Qt::QueuedConnection);
-        });
+    connect(m_client, &ClusterWorkerClient::unreachable, this, [this](const QString &error, bool permanent) {
+        if (m_finishing)
+            return;
+        if (permanent) {
+            say(QStringLiteral("cannot use Redis at %1: %2").arg(m_url.redacted(), error));
+            return finish(ExitUsage);
+        }
+        // A worker outlives a Redis that is not up yet (started first, or restarting): it keeps trying.
+        sayUnreachable(error);
+        retryStartLater(kReconnectRetryMs);
     });
-
-    m_network = new QNetworkAccessManager(this);
-    m_network->setAutoDeleteReplies(false);
-    m_network->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-
-    SignalWatcher watcher(ExitInterrupted);
-    connect(&watcher, &SignalWatcher::interrupted, this, &ClusterWorkerRunner::onInterrupted);
-
-    QEventLoop loop;
-    m_loop = &loop;
+    connect(m_client, &ClusterWorkerClient::crawlMissing, this, [this] {
+        if (!m_sinceMissing.isValid()) {
+            say(QStringLiteral("no crawl named \"%1\" in %2 yet; waiting up to %3 s for its coordinator")
+                    .arg(m_crawlName, m_url.redacted())
+                    .arg(kMissingCrawlGraceMs / 1000));
+            m_sinceMissing.start();
+        } else if (m_sinceMissing.elapsed() >= kMissingCrawlGraceMs) {
+            say(QStringLiteral("no crawl named \"%1\" in %2 (check the name; a coordinator creates it with "
+                               "--input FILE --crawl %1)")
+                    .arg(m_crawlName, m_url.redacted()));
+            return finish(ExitUsage);
+        }
+        m_waitingForCrawl = true;
+        retryStartLater(kIdlePollMs);
+    });
     m_clientThread.start();
     QMetaObject::invokeMethod(m_client, &ClusterWorkerClient::start, Qt::QueuedConnection);
-    loop.exec();
-    m_loop = nullptr;
-    m_clientThread.quit();
-    m_clientThread.wait();
-    m_client = nullptr;
-    return m_exitCode;
+}
+
+void ClusterWorkerRunner::retryStartLater(int delayMs) {
+    QTimer::singleShot(delayMs, this, [this] {
+        if (m_client && !m_finishing)
+            QMetaObject::invokeMethod(m_client, &ClusterWorkerClient::start, Qt::QueuedConnection);
+    });
 }
 
 void ClusterWorkerRunner::onSettings(const QMap<QString, QString> &settings) {
@@ -550,6 +623,10 @@ void ClusterWorkerRunner::onInterrupted() {
     if (m_stopping)
         return;
     m_stopping = true;
+    if (!m_client) { // still looking for a crawl: nothing is held
+        say(QStringLiteral("interrupted before joining a crawl"));
+        return finish(ExitInterrupted);
+    }
     say(QStringLiteral("interrupted; releasing %1 leases").arg(m_flights.size()));
     for (auto it = m_flights.begin(); it != m_flights.end(); ++it) {
         if (QNetworkReply *reply = it->reply) {

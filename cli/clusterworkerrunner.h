@@ -7,6 +7,7 @@
 #include "policy/responsedecision.h"
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QNetworkAccessManager>
 #include <QObject>
@@ -15,11 +16,14 @@
 #include <QThread>
 #include <QTimer>
 
+#include <memory>
+
 class QEventLoop;
 
 namespace crawl {
 
 class ClusterWorkerClient;
+class RedisConnection;
 
 // `crawlscope --headless --worker --cluster URL [--crawl NAME] [--concurrency N]`: one worker of a shared
 // crawl. Its Redis link (ClusterWorkerClient) runs on a thread of its own; this object, on the main thread,
@@ -62,6 +66,10 @@ private:
         int ackAttempts = 0;
     };
 
+    void pickCrawl();
+    void startClient();
+    void retryStartLater(int delayMs);
+    bool sayUnreachable(const QString &error); // at most once per kUnreachableRepeatMs
     void onSettings(const QMap<QString, QString> &settings);
     void onStarted(const ClusterLimits &limits);
     void onLimitsChanged(const ClusterLimits &limits);
@@ -103,6 +111,11 @@ private:
     bool m_stopping = false;
     bool m_finishing = false;
     bool m_waitingForCrawl = false;
+    std::unique_ptr<RedisConnection> m_pickConnection; // no --crawl: looking for an unfinished crawl
+    QTimer m_pickTimer;
+    bool m_saidWaitingForAny = false;
+    QElapsedTimer m_sinceUnreachableSaid;
+    QElapsedTimer m_sinceMissing;
     QTimer m_askTimer;
     QTimer m_deadlineTimer;
     QTimer m_stateTimer;
@@ -114,9 +127,9 @@ private:
     QEventLoop *m_loop = nullptr;
 };
 
-// Picks the crawl a worker without --crawl works for: the first (by name) that is not finished. Empty, with
-// *error, when there is none or Redis cannot be asked.
-QString pickClusterCrawl(const RedisUrl &url, QString *error);
+// Picks the crawl a worker without --crawl works for: the first (by name) that is not finished. Empty when
+// there is none yet; empty with *error when Redis cannot be asked.
+QString pickClusterCrawl(RedisConnection &connection, QString *error);
 
 int runClusterWorker(const CommandLineOptions &options);
 

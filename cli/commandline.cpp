@@ -1,6 +1,7 @@
 #include "commandline.h"
 
 #include "cluster/clustertypes.h"
+#include "clusterflags.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -84,7 +85,8 @@ const Flag kFlags[] = {
      "kill or power cut loses nothing committed and --resume continues it."},
     {"resume", "FILE.db",
      "Continue the crawl journaled in FILE.db with its list and settings (flags given now override "
-     "them); --output gets one row per input line for the whole crawl."},
+     "them); --output gets one row per input line for the whole crawl. With --cluster URL --input FILE "
+     "the value is a shared crawl's name: continue coordinating it (docs/cluster.md)."},
     {"export", "FILE.db",
      "Write the rows of a journaled crawl to --output (default stdout), without crawling."},
     {"sync", "normal|full",
@@ -301,13 +303,53 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         *error = QStringLiteral("--worker and --cluster-set are separate jobs: give one of them");
         return false;
     }
-    if (!o->store.isEmpty() || !o->resume.isEmpty() || !o->exportStore.isEmpty() || o->demo) {
-        *error = QStringLiteral("--cluster does not go with --store, --resume, --export or --demo");
+    // --cluster --resume NAME: a coordinator continues the shared crawl NAME (docs/cluster.md).
+    const bool resumeShared = !o->resume.isEmpty() && !o->clusterWorker && !o->clusterSet;
+    if (!o->store.isEmpty() || (!o->resume.isEmpty() && !resumeShared) || !o->exportStore.isEmpty() ||
+        o->demo) {
+        *error =
+            resumeShared || o->resume.isEmpty()
+                ? QStringLiteral(
+                      "--cluster does not go with --store, --export or --demo (a crawl file journals one "
+                      "process's crawl; a shared crawl lives in Redis: use --output and --summary-json)")
+                : QStringLiteral(
+                      "--resume NAME is for a --cluster coordinator, not --worker or --cluster-set");
         return false;
     }
-    if (!o->summaryJson.isEmpty()) {
-        *error = QStringLiteral("--summary-json is not written for a --cluster crawl yet");
-        return false;
+    if (resumeShared) {
+        if (parser.isSet(QStringLiteral("crawl")) && parser.value(QStringLiteral("crawl")) != o->resume) {
+            *error = QStringLiteral("--resume names the shared crawl to continue; --crawl \"%1\" differs")
+                         .arg(parser.value(QStringLiteral("crawl")));
+            return false;
+        }
+        QString why;
+        if (!isValidCrawlName(o->resume, &why)) {
+            *error = QStringLiteral("--resume \"%1\": %2").arg(o->resume, why);
+            return false;
+        }
+        // The crawl keeps the flags it was created with (stored in Redis, read by every worker): a flag
+        // given now would be accepted and silently not applied.
+        static const QStringList resumeFlags = {
+            QStringLiteral("headless"),     QStringLiteral("input"),  QStringLiteral("output"),
+            QStringLiteral("summary-json"), QStringLiteral("quiet"),  QStringLiteral("cluster"),
+            QStringLiteral("crawl"),        QStringLiteral("resume"), QStringLiteral("input-changed")};
+        for (const QString &flag : std::as_const(o->explicitFlags)) {
+            if (!resumeFlags.contains(flag)) {
+                *error =
+                    QStringLiteral("--%1 cannot change a shared crawl being resumed: it keeps the flags it "
+                                   "was created with (change its limits with --cluster-set)")
+                        .arg(flag);
+                return false;
+            }
+        }
+        if (!parser.isSet(QStringLiteral("headless")) || o->input.isEmpty()) {
+            *error = QStringLiteral("--cluster --resume NAME runs headless and reads the crawl's list again: "
+                                    "give --headless --input FILE (the same list)");
+            return false;
+        }
+        o->crawlName = o->resume;
+        o->mode = CommandLineOptions::Mode::Headless;
+        return true;
     }
     if ((o->clusterWorker || o->clusterSet) && !o->input.isEmpty()) {
         *error =
@@ -317,6 +359,12 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
     if (o->clusterWorker && !parser.isSet(QStringLiteral("headless"))) {
         *error = QStringLiteral("--worker runs headless: add --headless");
         return false;
+    }
+    if (o->clusterWorker) {
+        if (const QString refusal = clusterWorkerFlagRefusal(o->explicitFlags); !refusal.isEmpty()) {
+            *error = refusal;
+            return false;
+        }
     }
     if (!o->clusterWorker && o->crawlName.isEmpty()) {
         *error = QStringLiteral("--cluster needs --crawl NAME (which shared crawl)");
@@ -341,6 +389,10 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
                                     "--robots ignore to crawl without it");
             return false;
         }
+        if (const QString refusal = clusterCoordinatorFlagRefusal(o->explicitFlags); !refusal.isEmpty()) {
+            *error = refusal;
+            return false;
+        }
         if (parser.isSet(QStringLiteral("allow-hosts"))) {
             *error =
                 QStringLiteral("--allow-hosts does not apply to a --cluster crawl yet (the workers would "
@@ -352,7 +404,7 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         // Anything else would be accepted and silently not applied: the user would believe it changed.
         static const QStringList sharedLimits = {QStringLiteral("concurrency"), QStringLiteral("per-host"),
                                                  QStringLiteral("interval-ms"), QStringLiteral("host-limit"),
-                                                 QStringLiteral("retries")};
+                                                 QStringLiteral("retries"),     QStringLiteral("jitter")};
         static const QStringList setFlags = {QStringLiteral("cluster"), QStringLiteral("crawl"),
                                              QStringLiteral("cluster-set"), QStringLiteral("quiet"),
                                              QStringLiteral("headless")};
@@ -363,14 +415,14 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
             } else if (!setFlags.contains(flag)) {
                 *error =
                     QStringLiteral("--cluster-set changes only --concurrency, --per-host, --interval-ms, "
-                                   "--host-limit and --retries; --%1 is not a shared limit")
+                                   "--host-limit, --retries and --jitter; --%1 is not a shared limit")
                         .arg(flag);
                 return false;
             }
         }
         if (!anyLimit) {
             *error = QStringLiteral("--cluster-set needs a limit to change (--concurrency, --per-host, "
-                                    "--interval-ms, --host-limit or --retries)");
+                                    "--interval-ms, --host-limit, --retries or --jitter)");
             return false;
         }
         o->mode = CommandLineOptions::Mode::Headless;
@@ -651,7 +703,7 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
     }
     if (!parseClusterOptions(parser, &o, &error))
         return result;
-    if (o.clusterWorker || o.clusterSet) {
+    if (o.clusterWorker || o.clusterSet || (!o.clusterUrl.isEmpty() && !o.resume.isEmpty())) {
         result.ok = true;
         return result;
     }

@@ -88,9 +88,10 @@ bool ClusterHostBudget::setBreaker(const QString &host, const QString &state, qi
 
 std::optional<qint64> ClusterHostBudget::setLimits(const ClusterLimits &limits) {
     if (limits.globalInFlight < 1 || limits.perHostInFlight < 1 || limits.intervalMs < 0 ||
-        limits.maxAttempts < 0) {
+        limits.maxAttempts < 0 || limits.jitterPermille < 0 || limits.jitterPermille > 1000) {
         m_lastError =
-            QStringLiteral("in-flight limits must be at least 1, the interval and attempts not negative");
+            QStringLiteral("in-flight limits must be at least 1, the interval and attempts not negative, the "
+                           "jitter within 0-1000 permille");
         return std::nullopt;
     }
     const RedisReply reply =
@@ -98,7 +99,8 @@ std::optional<qint64> ClusterHostBudget::setLimits(const ClusterLimits &limits) 
                                 {QByteArrayLiteral("global"), QByteArray::number(limits.globalInFlight),
                                  QByteArrayLiteral("perhost"), QByteArray::number(limits.perHostInFlight),
                                  QByteArrayLiteral("interval"), QByteArray::number(limits.intervalMs),
-                                 QByteArrayLiteral("maxattempts"), QByteArray::number(limits.maxAttempts)});
+                                 QByteArrayLiteral("maxattempts"), QByteArray::number(limits.maxAttempts),
+                                 QByteArrayLiteral("jitter"), QByteArray::number(limits.jitterPermille)});
     if (reply.isError()) {
         m_lastError = QString::fromUtf8(reply.text);
         return std::nullopt;
@@ -125,12 +127,12 @@ std::optional<qint64> ClusterHostBudget::setHostOverride(const QString &host, st
 }
 
 std::optional<ClusterLimits> ClusterHostBudget::limits() {
-    const RedisReply reply =
-        m_connection.command({QByteArrayLiteral("HMGET"), m_prefix + "limits", QByteArrayLiteral("global"),
-                              QByteArrayLiteral("perhost"), QByteArrayLiteral("interval"),
-                              QByteArrayLiteral("maxattempts"), QByteArrayLiteral("version")},
-                             RedisConnection::Replay::AfterReconnect);
-    if (reply.isError() || reply.elements.size() != 5) {
+    const RedisReply reply = m_connection.command(
+        {QByteArrayLiteral("HMGET"), m_prefix + "limits", QByteArrayLiteral("global"),
+         QByteArrayLiteral("perhost"), QByteArrayLiteral("interval"), QByteArrayLiteral("maxattempts"),
+         QByteArrayLiteral("version"), QByteArrayLiteral("jitter")},
+        RedisConnection::Replay::AfterReconnect);
+    if (reply.isError() || reply.elements.size() != 6) {
         m_lastError = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
         return std::nullopt;
     }
@@ -141,6 +143,7 @@ std::optional<ClusterLimits> ClusterHostBudget::limits() {
     out.intervalMs = reply.elements[2].toInteger(out.intervalMs);
     out.maxAttempts = static_cast<int>(reply.elements[3].toInteger(out.maxAttempts));
     out.version = reply.elements[4].toInteger(0);
+    out.jitterPermille = static_cast<int>(reply.elements[5].toInteger(0));
     return out;
 }
 

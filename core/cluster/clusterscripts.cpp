@@ -6,7 +6,8 @@ namespace {
 
 // Shared by every script. Key layout under the crawl's prefix P:
 //   P meta             hash: created, name, settings (s_*)
-//   P limits           hash: global, perhost, interval, maxattempts, version (bumped on every change)
+//   P limits           hash: global, perhost, interval, maxattempts, jitter (permille), version (bumped on
+//                      every change)
 //   P host:<h>         hash: next (earliest next start), pause (Retry-After until), breaker, breaker_until,
 //                      o_inflight / o_interval (overrides), starts, last_start
 //   P hin:<h>          zset: grants in flight on the host -> expiry (a dead worker's grant times out)
@@ -94,7 +95,15 @@ local function budget_try(host, grant, now, ttl)
     end
     redis.call('ZADD', hin, now + ttl, grant)
     redis.call('ZADD', gin, now + ttl, grant)
-    redis.call('HSET', hk, 'next', now + interval, 'last_start', now)
+    local gap = interval
+    local jitter = num(redis.call('HGET', P .. 'limits', 'jitter'), 0)
+    if jitter > 0 and interval > 0 then
+        -- U(0, 1) from the server clock's microseconds: math.random is reseeded alike for every script
+        -- call, and each grant is a separate call, so the microseconds differ from grant to grant.
+        local t = redis.call('TIME')
+        gap = interval + math.floor(interval * jitter / 1000 * (tonumber(t[2]) % 1000) / 1000)
+    end
+    redis.call('HSET', hk, 'next', now + gap, 'last_start', now)
     redis.call('HINCRBY', hk, 'starts', 1)
     return {1, now, 0, n + 1, version}
 end
@@ -181,7 +190,7 @@ return 1
     return script;
 }
 
-// ARGV: alternating field/value (global, perhost, interval, maxattempts). Returns the new version.
+// ARGV: alternating field/value (global, perhost, interval, maxattempts, jitter). Returns the new version.
 const RedisScript &setLimits() {
     static const RedisScript script = withPrelude(R"lua(
 for i = 1, #ARGV, 2 do redis.call('HSET', P .. 'limits', ARGV[i], ARGV[i + 1]) end

@@ -24,6 +24,7 @@ struct ClusterLimits {
     qint64 intervalMs = 0;   // minimum start-to-start gap per host
     int maxAttempts = 0;     // leases lost to dead workers before a URL gets a terminal result; 0: no bound
     qint64 version = 0;      // bumped by every change to the limits or to a host override
+    int jitterPermille = 0;  // --jitter x 1000: each host's gap is interval x (1 + U(0, jitter))
 };
 
 struct StartDecision {

@@ -42,8 +42,8 @@ quint64 ClusterWorkerClient::roundTrips() const {
 }
 
 void ClusterWorkerClient::start() {
-    if (m_connection) { // called again: the crawl did not exist yet
-        startOnConnection();
+    if (m_connection) { // called again: the crawl did not exist yet, or Redis could not be reached
+        connectAndStart();
         return;
     }
     m_clock.start();
@@ -62,6 +62,16 @@ void ClusterWorkerClient::start() {
     m_limitsTimer = new QTimer(this);
     m_limitsTimer->setInterval(m_settings.limitsPollIntervalMs);
     connect(m_limitsTimer, &QTimer::timeout, this, &ClusterWorkerClient::pollLimits);
+    connectAndStart();
+}
+
+void ClusterWorkerClient::connectAndStart() {
+    // One attempt, not the connection's 30 s of reconnecting: the worker says at once that Redis is not
+    // there, and this thread stays free to hand leases back if the process is told to stop meanwhile.
+    if (!m_connection->isConnected() && !m_connection->connectOnce()) {
+        Q_EMIT unreachable(m_connection->lastError(), m_connection->lastFailureIsPermanent());
+        return;
+    }
     startOnConnection();
 }
 

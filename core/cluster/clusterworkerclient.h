@@ -57,8 +57,9 @@ public:
     static constexpr qint64 kMaxPollMs = 250;
 
 public Q_SLOTS:
-    // Emits started(), or problem() when Redis cannot be reached or the crawl does not exist (then also
-    // crawlMissing(): calling start() again later is how a worker waits for its coordinator).
+    // Emits started(); unreachable() when one connection attempt to Redis fails (calling start() again later
+    // is how a worker keeps trying); problem() when the crawl does not exist (then also crawlMissing():
+    // calling start() again later is how a worker waits for its coordinator) or Redis fails mid-way.
     void start();
     void stop();
     // Up to `count` leases (fewer, or none, when no host may start). Emits leased().
@@ -94,10 +95,13 @@ Q_SIGNALS:
     void limitsChanged(const crawl::ClusterLimits &limits);
     void problem(const QString &error); // Redis unreachable or refused; the text never holds the password
     void crawlMissing();
+    // start() could not connect; permanent: waiting will not help (AUTH or SELECT refused).
+    void unreachable(const QString &error, bool permanent);
     // askedAtSteadyNs: when the grant was asked for (steady clock), like ClusterLease::askedAtSteadyNs.
     void hopDecision(const QByteArray &leaseId, bool granted, qint64 askAgainInMs, qint64 askedAtSteadyNs);
 
 private:
+    void connectAndStart();
     void startOnConnection();
     void renewLeases();
     void sendHeartbeat();

@@ -160,6 +160,14 @@ RedisConnection::Failure RedisConnection::openOnce() {
     return Failure::None;
 }
 
+bool RedisConnection::connectOnce() {
+    if (m_context)
+        return true;
+    const Failure failure = openOnce();
+    m_lastFailurePermanent = failure == Failure::Permanent;
+    return failure == Failure::None;
+}
+
 bool RedisConnection::connect() {
     if (m_context)
         return true;
@@ -167,6 +175,7 @@ bool RedisConnection::connect() {
     since.start();
     for (int attempt = 1;; ++attempt) {
         const Failure failure = openOnce();
+        m_lastFailurePermanent = failure == Failure::Permanent;
         if (failure == Failure::None)
             return true;
         if (failure == Failure::Permanent)

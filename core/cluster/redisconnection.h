@@ -50,6 +50,11 @@ public:
     // Connects now (AUTH, SELECT). False with lastError() when the server cannot be reached and
     // authenticated within the reconnect deadline, or at once for errors that waiting cannot fix.
     bool connect();
+    // One attempt, no backoff: for callers that report "cannot reach" at once and pace their own retries
+    // (while their event loop keeps answering signals). lastFailureIsPermanent() tells waiting apart from
+    // errors that waiting cannot fix (AUTH or SELECT refused, TLS asked for).
+    bool connectOnce();
+    bool lastFailureIsPermanent() const { return m_lastFailurePermanent; }
     bool isConnected() const { return m_context != nullptr; }
     void disconnect();
 
@@ -80,6 +85,7 @@ private:
     quint64 m_roundTrips = 0;
     quint64 m_reconnects = 0;
     bool m_everConnected = false;
+    bool m_lastFailurePermanent = false;
 };
 
 } // namespace crawl

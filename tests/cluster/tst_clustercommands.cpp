@@ -1,7 +1,9 @@
 // The pure parts of the --cluster commands: a result's round trip through the results stream's fields,
 // the shared limits the flags turn into (with the interval guard), and which flag combinations parse.
 #include "cluster/clusterresultcodec.h"
+#include "clusterflags.h"
 #include "clusterlimits.h"
+#include "clustersummarytally.h"
 #include "commandline.h"
 #include "output/csvwriter.h"
 
@@ -84,6 +86,10 @@ private Q_SLOTS:
         QCOMPARE(all.intervalMs, 200 + kClusterIntervalGuardMs);
         QCOMPARE(all.maxAttempts, 5);
         QCOMPARE(userIntervalMs(all.intervalMs), qint64(200));
+        QCOMPARE(all.jitterPermille, 0);
+        limits.jitter = 0.25;
+        QCOMPARE(clusterLimitsFor(limits, policy, ClusterLimits{}).jitterPermille, 250);
+        limits.jitter = 0;
         limits.intervalMs = 0; // no pacing stays no pacing
         QCOMPARE(clusterLimitsFor(limits, policy, ClusterLimits{}).intervalMs, qint64(0));
         limits.intervalMs = 200;
@@ -127,9 +133,130 @@ private Q_SLOTS:
         row("worker with input", "--headless --worker --cluster URL --input l.txt", "take no --input");
         row("cluster with store", "--headless --input l --cluster URL --crawl c --store s.db",
             "does not go with");
-        row("summary json", "--headless --input l --cluster URL --crawl c --summary-json s.json",
-            "not written");
+        row("summary json",
+            "--headless --input l --cluster URL --crawl c --robots ignore --summary-json s.json", "");
+        row("worker summary json", "--headless --worker --cluster URL --summary-json s.json",
+            "not written by a --worker");
         row("set and worker", "--headless --worker --cluster-set --cluster URL --crawl c", "separate jobs");
+        row("coordinator with jitter",
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --jitter 0.5", "");
+        row("set jitter", "--cluster URL --crawl c1 --cluster-set --jitter 0.2", "");
+        row("coordinator with max rate",
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --max-rate 5", "--max-rate");
+        row("coordinator with adaptive",
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --adaptive", "--adaptive");
+        row("coordinator with threads",
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --threads 3",
+            "fetches nothing");
+        row("resume shared crawl", "--headless --input l.txt --cluster URL --resume c1 --output o.csv", "");
+        row("resume with the same crawl", "--headless --input l.txt --cluster URL --resume c1 --crawl c1",
+            "");
+        row("resume another crawl", "--headless --input l.txt --cluster URL --resume c1 --crawl c2",
+            "differs");
+        row("resume with a limit", "--headless --input l.txt --cluster URL --resume c1 --per-host 2",
+            "--per-host cannot change a shared crawl being resumed");
+        row("resume without input", "--headless --cluster URL --resume c1", "--input FILE");
+        row("resume a bad name", "--headless --input l.txt --cluster URL --resume a}b", "--resume");
+        row("worker resuming", "--headless --worker --cluster URL --resume c1", "not --worker");
+        // Flags a worker would accept and silently not apply are refused, saying where they belong.
+        row("worker with output", "--headless --worker --cluster URL --output o.csv",
+            "--output is not written by a --worker");
+        row("worker with per-host", "--headless --worker --cluster URL --per-host 2", "--cluster-set");
+        row("worker with timeout", "--headless --worker --cluster URL --timeout 5",
+            "--timeout does not apply to a --worker");
+        row("worker with user agent", "--headless --worker --cluster URL --user-agent X/1",
+            "give it to the coordinator");
+        row("worker with robots", "--headless --worker --cluster URL --robots obey",
+            "--robots does not apply");
+        row("worker with threads", "--headless --worker --cluster URL --threads 4", "start more workers");
+    }
+
+    // --resume NAME with --cluster names the crawl; the stored journal path stays unused.
+    void clusterResumeNamesTheCrawl() {
+        const CommandLineParse parsed = parseCommandLine(
+            {QStringLiteral("crawlscope"), QStringLiteral("--headless"), QStringLiteral("--input"),
+             QStringLiteral("l.txt"), QStringLiteral("--cluster"), QStringLiteral("redis://127.0.0.1:6379/0"),
+             QStringLiteral("--resume"), QStringLiteral("shop")});
+        QVERIFY2(parsed.ok, qPrintable(parsed.error));
+        QCOMPARE(parsed.options.crawlName, QStringLiteral("shop"));
+        QCOMPARE(parsed.options.mode, CommandLineOptions::Mode::Headless);
+        QCOMPARE(parsed.options.input, QStringLiteral("l.txt"));
+    }
+
+    // The coordinator's summary is counted from the rows it writes: outcomes, retries, acceptance, per host.
+    void summaryTallyCountsRows() {
+        ClusterSummaryTally tally;
+        const auto row = [](const char *host, Outcome outcome, int attempts, int status, qint64 latencyMs,
+                            CrawlResult::Accepted accepted) {
+            CrawlResult r;
+            r.host = QString::fromLatin1(host);
+            r.outcome = outcome;
+            r.attempts = attempts;
+            r.status = status;
+            r.latencyMs = latencyMs;
+            r.accepted = accepted;
+            return r;
+        };
+        tally.add(row("a.test:80", Outcome::Ok, 1, 200, 10, CrawlResult::Accepted::Yes));
+        tally.add(row("a.test:80", Outcome::Ok, 3, 200, 30, CrawlResult::Accepted::No));
+        tally.add(row("b.test:80", Outcome::HttpError, 2, 429, 20, CrawlResult::Accepted::Unknown));
+        tally.add(row("", Outcome::InvalidUrl, 0, 0, -1, CrawlResult::Accepted::Unknown));
+        CrawlLimits limits;
+        limits.perHostInFlight = 3;
+        const CrawlSummary summary = tally.summary(2000, 5, limits, false);
+        const CrawlSnapshot &s = summary.last;
+        QCOMPARE(s.done, qint64(4));
+        QCOMPARE(s.total, qint64(4));
+        QCOMPARE(s.ok, qint64(2));
+        QCOMPARE(s.failed, qint64(2));
+        QCOMPARE(s.invalid, qint64(1));
+        QCOMPARE(s.duplicates, qint64(5));
+        QCOMPARE(s.retries, qint64(3)); // 2 + 1 attempts beyond the first
+        QCOMPARE(s.status429, qint64(1));
+        QCOMPARE(s.accepted, qint64(1));
+        QCOMPARE(s.rejected, qint64(1));
+        QCOMPARE(s.byOutcome[size_t(Outcome::HttpError)], qint64(1));
+        QCOMPARE(s.byOutcome[size_t(Outcome::InvalidUrl)], qint64(1));
+        QVERIFY(s.p50Ms >= 15 && s.p50Ms <= 25); // histogram buckets: about the middle value
+        QCOMPARE(s.hosts.size(), 2);
+        QCOMPARE(s.hosts[0].host, QStringLiteral("a.test:80"));
+        QCOMPARE(s.hosts[0].done, qint64(2));
+        QCOMPARE(s.hosts[0].started, qint64(4));
+        QCOMPARE(s.hosts[0].maxInFlight, 3);
+        QCOMPARE(s.hosts[1].failed, qint64(1));
+        // Interrupted: the total is not known.
+        QCOMPARE(tally.summary(2000, 5, limits, true).last.total, qint64(-1));
+        QVERIFY(tally.summary(2000, 5, limits, true).stoppedByUser);
+    }
+
+    void coordinatorFlagRefusal() {
+        QVERIFY(clusterCoordinatorFlagRefusal({QStringLiteral("per-host"), QStringLiteral("interval-ms"),
+                                               QStringLiteral("retries"), QStringLiteral("include")})
+                    .isEmpty());
+        QVERIFY(clusterCoordinatorFlagRefusal({QStringLiteral("jitter")}).isEmpty()); // shared since then
+        for (const char *flag : {"max-rate", "adaptive", "breaker-window", "breaker-threshold",
+                                 "breaker-cooldown", "breaker-give-up", "threads"})
+            QVERIFY2(clusterCoordinatorFlagRefusal({QStringLiteral("per-host"), QString::fromLatin1(flag)})
+                         .startsWith(QStringLiteral("--%1 ").arg(QString::fromLatin1(flag))),
+                     flag);
+    }
+
+    // The rule itself: what a worker applies passes, the first other flag is named with its reason.
+    void workerFlagRefusal() {
+        QVERIFY(clusterWorkerFlagRefusal({}).isEmpty());
+        QVERIFY(clusterWorkerFlagRefusal({QStringLiteral("headless"), QStringLiteral("worker"),
+                                          QStringLiteral("cluster"), QStringLiteral("crawl"),
+                                          QStringLiteral("concurrency")})
+                    .isEmpty());
+        QVERIFY(clusterWorkerFlagRefusal({QStringLiteral("worker"), QStringLiteral("output")})
+                    .startsWith(QLatin1String("--output ")));
+        QVERIFY(clusterWorkerFlagRefusal({QStringLiteral("summary-json")})
+                    .contains(QLatin1String("coordinator")));
+        QVERIFY(
+            clusterWorkerFlagRefusal({QStringLiteral("retries")}).contains(QLatin1String("--cluster-set")));
+        QVERIFY(clusterWorkerFlagRefusal({QStringLiteral("quiet")}).startsWith(QLatin1String("--quiet ")));
+        QVERIFY(clusterWorkerFlagRefusal({QStringLiteral("max-rate"), QStringLiteral("jitter")})
+                    .startsWith(QLatin1String("--max-rate ")));
     }
     void clusterFlags() {
         QFETCH(QString, arguments);

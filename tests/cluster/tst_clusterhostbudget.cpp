@@ -6,6 +6,7 @@
 #include "cluster/redisconnection.h"
 #include "redistestserver.h"
 
+#include <QSet>
 #include <QTest>
 
 #include <algorithm>
@@ -68,6 +69,28 @@ private Q_SLOTS:
         QVERIFY(d.granted);
         QCOMPARE(budget.hostStatus(kHost, 1'300).inFlight, 2);
         QCOMPARE(budget.hostStatus(kHost, 1'300).starts, 3);
+    }
+
+    // --jitter: each host's next start is interval x (1 + U(0, jitter)) after its last, never sooner; the
+    // spread differs from grant to grant (the window's and the engine's jitter alike).
+    void jitterSpreadsTheGapWithinItsBound() {
+        RedisConnection connection(m_server.url());
+        ClusterHostBudget budget(connection, crawlName());
+        ClusterLimits limits{100, 1, 100, 0, 0};
+        limits.jitterPermille = 500;
+        QVERIFY2(budget.setLimits(limits), qPrintable(budget.lastError()));
+        QCOMPARE(budget.limits()->jitterPermille, 500);
+        QSet<qint64> gaps;
+        for (int i = 0; i < 30; ++i) {
+            const QString host = QStringLiteral("j%1.example:80").arg(i);
+            QVERIFY(budget.tryStart(host, "g" + QByteArray::number(i), 10'000, 1'000).granted);
+            const qint64 gap = budget.hostStatus(host, 1'000).nextStartMs - 1'000;
+            QVERIFY2(gap >= 100 && gap < 150, qPrintable(QString::number(gap)));
+            gaps.insert(gap);
+        }
+        QVERIFY2(gaps.size() >= 5, "the gaps are spread, not one fixed value");
+        limits.jitterPermille = 1001;
+        QVERIFY(!budget.setLimits(limits));
     }
 
     void globalCapAcrossHosts() {
