@@ -88,6 +88,8 @@ MainWindow::MainWindow(QWidget *parent)
     , m_feed(new ResultsFeed(this)) {
     setWindowTitle(tr("Crawlscope"));
     setAcceptDrops(true);
+    // A million rows' URLs and titles live on disk, not in RAM (issue 11); without a cache folder they stay.
+    m_results->spillTextsTo(QStandardPaths::writableLocation(QStandardPaths::CacheLocation));
 
     m_actions->addMenusAndToolBar(this);
     // Crawl > Crawl Rules…: found through Start, whose menu it joins.

@@ -26,7 +26,16 @@ quint64 bigEndianWord(QByteArrayView bytes, qsizetype from) {
 ResultSorter::ResultSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order)
     : m_store(store)
     , m_column(column)
-    , m_descending(order == Qt::DescendingOrder) {}
+    , m_descending(order == Qt::DescendingOrder)
+    , m_pinsTexts(sortsByText(column)) {
+    if (m_pinsTexts)
+        m_store.pinTexts();
+}
+
+ResultSorter::~ResultSorter() {
+    if (m_pinsTexts)
+        m_store.unpinTexts();
+}
 
 std::vector<int> ResultSorter::sorted(const std::vector<int> &rows) const {
     const qsizetype shared = m_column == ResultsModel::UrlColumn ? sharedUrlPrefix(rows) : 0;

@@ -27,8 +27,7 @@ void ResultStore::clear() {
     m_rows.clear();
     m_rows.shrink_to_fit();
     m_size = 0;
-    m_arena.clear();
-    m_arena.shrink_to_fit();
+    m_texts.clear();
     m_extras.clear();
     m_strings.assign(1, QString());
     m_stringIds.clear();
@@ -67,17 +66,10 @@ ResultStore::Row ResultStore::makeRow(const crawl::CrawlResult &result) {
     const size_t length = std::min<size_t>(size_t(url.size()), (size_t(1) << 24) - 1);
     const QByteArray title = result.title.toUtf8();
     const size_t titleLength = std::min<size_t>(size_t(title.size()), 0xffff);
-    const size_t needed = length + titleLength;
-    if (m_arena.empty() || m_arena.back().capacity() - m_arena.back().size() < needed) {
-        m_arena.emplace_back();
-        m_arena.back().reserve(std::max(kArenaChunk, needed));
-    }
-    std::vector<char> &chunk = m_arena.back();
-    row.urlRef = (quint64(m_arena.size() - 1) << 32) | quint64(chunk.size());
+    row.urlRef = m_texts.append(QByteArrayView(url).first(qsizetype(length)),
+                                QByteArrayView(title).first(qsizetype(titleLength)));
     row.urlLength = quint32(length);
-    chunk.insert(chunk.end(), url.cbegin(), url.cbegin() + qsizetype(length));
     row.titleLength = quint16(titleLength);
-    chunk.insert(chunk.end(), title.cbegin(), title.cbegin() + qsizetype(titleLength));
     row.flags |= (quint32(result.accepted) & 3) << kAcceptedShift;
     row.rejectReasonId = intern(result.rejectReason);
     row.hostId = intern(result.host);
@@ -117,8 +109,7 @@ void ResultStore::replace(qsizetype row, const crawl::CrawlResult &result) {
 
 QByteArrayView ResultStore::urlUtf8(qsizetype i) const {
     const Row &r = row(i);
-    return QByteArrayView(m_arena[size_t(r.urlRef >> 32)].data() + (r.urlRef & 0xffffffffu),
-                          qsizetype(r.urlLength));
+    return m_texts.view(r.urlRef, qsizetype(r.urlLength));
 }
 
 QString ResultStore::url(qsizetype i) const {
@@ -127,8 +118,7 @@ QString ResultStore::url(qsizetype i) const {
 
 QByteArrayView ResultStore::titleUtf8(qsizetype i) const {
     const Row &r = row(i);
-    return QByteArrayView(m_arena[size_t(r.urlRef >> 32)].data() + (r.urlRef & 0xffffffffu) + r.urlLength,
-                          qsizetype(r.titleLength));
+    return m_texts.view(r.urlRef + r.urlLength, qsizetype(r.titleLength)); // right after the URL
 }
 
 QString ResultStore::title(qsizetype i) const {
@@ -189,21 +179,21 @@ crawl::CrawlResult ResultStore::result(qsizetype i) const {
     return result;
 }
 
-qint64 ResultStore::memoryBytes() const {
-    qint64 bytes = 0;
+ResultStore::MemoryUse ResultStore::memoryUse() const {
+    MemoryUse use;
     for (const std::vector<Row> &chunk : m_rows)
-        bytes += qint64(chunk.capacity() * sizeof(Row));
-    for (const std::vector<char> &chunk : m_arena)
-        bytes += qint64(chunk.capacity());
+        use.rows += qint64(chunk.capacity() * sizeof(Row));
+    use.texts = m_texts.residentBytes();
+    use.spilled = m_texts.spilledBytes();
+    use.extras = qint64(m_extras.capacity() * sizeof(Extra));
     for (const Extra &extra : m_extras) {
-        bytes +=
-            qint64(sizeof(Extra)) + 2 * (extra.finalUrl.size() + extra.error.size() + extra.warning.size());
+        use.extras += 2 * (extra.finalUrl.size() + extra.error.size() + extra.warning.size());
         for (const QString &hop : extra.redirectChain)
-            bytes += 2 * hop.size() + 24;
+            use.extras += 2 * hop.size() + 24;
     }
     for (const QString &s : m_strings)
-        bytes += 2 * s.size() + 24 + 32; // the string and its hash entry
-    return bytes;
+        use.interned += 2 * s.size() + 24 + 32; // the string and its hash entry
+    return use;
 }
 
 } // namespace ui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/crawlresult.h"
+#include "models/textarena.h"
 
 #include <QByteArray>
 #include <QByteArrayView>
@@ -17,8 +18,9 @@ namespace ui {
 //
 // A CrawlResult is ~250 bytes of QStrings and QDateTimes; a million of them would cost far more than the
 // crawl itself. Here each result is one fixed-size row (numbers, interned host and content type ids)
-// plus its URL as UTF-8 in one shared byte arena; the rarely present texts (final URL when it differs,
-// error, redirect chain) live in a side table referenced only by the rows that need them.
+// plus its URL and title as UTF-8 in a TextArena (written out to an unnamed file once a spill directory is
+// set, so they cost disk, not RAM); the rarely present texts (final URL when it differs, error, redirect
+// chain) live in a side table referenced only by the rows that need them.
 class ResultStore {
 public:
     // 80 bytes. Times are epoch ms; the start is kept as its distance to the finish. The HTML title (issue
@@ -64,7 +66,8 @@ public:
     }
     crawl::CrawlResult result(qsizetype i) const; // the full value, rebuilt
 
-    // Cheap per-field accessors for views and filters.
+    // Cheap per-field accessors for views and filters. A UTF-8 view stays valid while the texts are pinned,
+    // otherwise only until a few other spilled rows have been read (TextArena::view).
     QByteArrayView urlUtf8(qsizetype i) const;
     QString url(qsizetype i) const;
     const QString &host(qsizetype i) const { return m_strings[row(i).hostId]; }
@@ -84,8 +87,24 @@ public:
     QStringList redirectChain(qsizetype i) const;
     QString warning(qsizetype i) const;
 
-    // Approximate heap bytes held (for the window benchmark and the scale test).
-    qint64 memoryBytes() const;
+    // URLs and titles go to an unnamed file in `directory` (see TextArena); false: they stay in memory.
+    bool setSpillDirectory(const QString &directory) { return m_texts.setSpillDirectory(directory); }
+    const TextArena &texts() const { return m_texts; }
+    // Every URL and title in memory while pinned (a count): what a sort by URL or title needs.
+    void pinTexts() const { m_texts.pin(); }
+    void unpinTexts() const { m_texts.unpin(); }
+
+    // Where the memory goes (for the window benchmark and the scale test), approximate heap bytes.
+    struct MemoryUse {
+        qint64 rows = 0;     // the fixed-size rows
+        qint64 texts = 0;    // URLs and titles held in memory (chunks and read cache)
+        qint64 extras = 0;   // final URL, error, redirect chain, warning
+        qint64 interned = 0; // hosts, content types, reject reasons and their hash
+        qint64 spilled = 0;  // URL and title bytes in the file, not in memory
+        qint64 total() const { return rows + texts + extras + interned; }
+    };
+    MemoryUse memoryUse() const;
+    qint64 memoryBytes() const { return memoryUse().total(); }
 
 private:
     struct Extra {
@@ -98,15 +117,14 @@ private:
     quint32 intern(const QString &text);
     Row &mutableRow(qsizetype i) { return m_rows[size_t(i) >> kRowChunkBits][size_t(i) & kRowChunkMask]; }
 
-    // Rows and URL bytes live in fixed-size chunks: growing never copies what is stored (no stall
+    // Rows (and texts) live in fixed-size chunks: growing never copies what is stored (no stall
     // when a million-row vector would reallocate) and no capacity is wasted beyond the last chunk.
     static constexpr size_t kRowChunkBits = 16;
     static constexpr size_t kRowChunkMask = (size_t(1) << kRowChunkBits) - 1;
-    static constexpr size_t kArenaChunk = size_t(1) << 20;
 
     std::vector<std::vector<Row>> m_rows;
     qsizetype m_size = 0;
-    std::vector<std::vector<char>> m_arena;
+    mutable TextArena m_texts; // mutable: reading a spilled text fills its cache; sorts pin it
     std::vector<Extra> m_extras;
     std::vector<QString> m_strings{QString()}; // id 0 is the empty string
     QHash<QString, quint32> m_stringIds;
