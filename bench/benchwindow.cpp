@@ -525,6 +525,13 @@ int main(int argc, char *argv[]) {
                 "%.1f MiB, interned %.1f MiB; filter/sort indexes ~%.1f MiB",
                 mib(use.rows), mib(use.texts), mib(use.spilled), mib(use.extras), mib(use.interned),
                 mib(proxyBytes));
+            // The C heap: what malloc holds (brk heap + mmap'd blocks) and how much of it is free.
+            const struct mallinfo2 heap = mallinfo2();
+            say("  malloc: heap %.1f MiB (%.1f MiB of it free), mmap'd blocks %.1f MiB",
+                mib(qint64(heap.arena)), mib(qint64(heap.fordblks)), mib(qint64(heap.hblkhd)));
+            out[QStringLiteral("results_1m_malloc_heap_mib")] = mib(qint64(heap.arena));
+            out[QStringLiteral("results_1m_malloc_free_mib")] = mib(qint64(heap.fordblks));
+            out[QStringLiteral("results_1m_malloc_mmap_mib")] = mib(qint64(heap.hblkhd));
             out[QStringLiteral("results_1m_store_rows_mib")] = mib(use.rows);
             out[QStringLiteral("results_1m_store_texts_mib")] = mib(use.texts);
             out[QStringLiteral("results_1m_store_spilled_mib")] = mib(use.spilled);

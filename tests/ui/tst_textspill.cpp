@@ -4,6 +4,7 @@
 // same rows give in memory.
 #include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
+#include "models/resultstore.h"
 #include "models/textarena.h"
 #include "syntheticresults.h"
 
@@ -187,6 +188,41 @@ private Q_SLOTS:
             QCOMPARE(arena.view(refs[size_t(i)] + quint64(textFor(i).size()), titleFor(i).size()),
                      QByteArrayView(titleFor(i)));
         }
+    }
+
+    // The 64-byte row keeps ids and line numbers in 32 bits: wider ones (not expected) still come back.
+    void rowValuesRoundTrip() {
+        ui::ResultStore store;
+        QList<crawl::CrawlResult> values;
+        for (int i = 0; i < 6; ++i)
+            values.append(testsite::makeSyntheticResult(quint64(i)));
+        values[1].id = (quint64(1) << 40) + 7;
+        values[2].lineNumber = 5'000'000'000;
+        values[3].id = 0xffffffffu;
+        values[3].lineNumber = -1;
+        values[4].bytes = 3'000'000'000;
+        values[4].status = 999;
+        values[4].redirects = 30;
+        values[4].attempts = 12;
+        values[5].url.clear();
+        values[5].title = QStringLiteral("only a title");
+        for (const crawl::CrawlResult &r : std::as_const(values))
+            store.append(r);
+        store.replace(2, values[2]); // a replacement keeps its wide line
+        for (int i = 0; i < 6; ++i) {
+            const crawl::CrawlResult back = store.result(i);
+            QCOMPARE(back.id, values[i].id);
+            QCOMPARE(back.lineNumber, values[i].lineNumber);
+            QCOMPARE(back.bytes, values[i].bytes);
+            QCOMPARE(back.status, values[i].status);
+            QCOMPARE(back.redirects, values[i].redirects);
+            QCOMPARE(back.attempts, values[i].attempts);
+            QCOMPARE(back.url, values[i].url);
+            QCOMPARE(back.title, values[i].title);
+            QCOMPARE(store.id(i), values[i].id);
+        }
+        store.replace(1, testsite::makeSyntheticResult(1)); // the wide id is gone with the value
+        QCOMPARE(store.id(1), quint64(1));
     }
 
     // The table shows a row far from the ones read so far: its URL comes from the file, as in memory.

@@ -133,7 +133,7 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
     case Qt::DisplayRole:
         switch (column) {
         case LineColumn:
-            return row.lineNumber > 0 ? QVariant(row.lineNumber) : QVariant();
+            return m_store.lineNumber(i) > 0 ? QVariant(m_store.lineNumber(i)) : QVariant();
         case UrlColumn:
             return m_store.url(i);
         case HostColumn:
@@ -178,7 +178,7 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
     case SortRole:
         switch (column) {
         case LineColumn:
-            return row.lineNumber;
+            return m_store.lineNumber(i);
         case UrlColumn:
             return m_store.url(i);
         case HostColumn:
@@ -231,7 +231,7 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
     case OutcomeRole:
         return int(row.outcome);
     case IdRole:
-        return row.id;
+        return m_store.id(i);
     default:
         break;
     }

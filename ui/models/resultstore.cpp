@@ -21,7 +21,7 @@ template <typename T> T clampTo(qint64 value) {
 
 } // namespace
 
-static_assert(sizeof(ResultStore::Row) == 80, "keep the row compact: a million of them are held");
+static_assert(sizeof(ResultStore::Row) == 64, "keep the row compact: a million of them are held");
 
 void ResultStore::clear() {
     m_rows.clear();
@@ -31,6 +31,8 @@ void ResultStore::clear() {
     m_extras.clear();
     m_strings.assign(1, QString());
     m_stringIds.clear();
+    m_wideIds.clear();
+    m_wideLines.clear();
 }
 
 void ResultStore::reserve(qsizetype rows) {
@@ -49,11 +51,31 @@ quint32 ResultStore::intern(const QString &text) {
     return id;
 }
 
-ResultStore::Row ResultStore::makeRow(const crawl::CrawlResult &result) {
+// textRef: TextArena's chunk << 32 | offset, repacked with the URL's length. Offsets in a chunk stay below
+// 2^18 (TextArena::kChunkBytes); an oversized chunk holds one text, at offset 0.
+static_assert(TextArena::kChunkBytes <= (size_t(1) << 18));
+
+quint64 ResultStore::arenaRef(const Row &row) const {
+    return ((row.textRef >> 42) << 32) | ((row.textRef >> 24) & 0x3ffff);
+}
+
+ResultStore::Row ResultStore::makeRow(qsizetype i, const crawl::CrawlResult &result) {
     Row row;
-    row.id = result.id;
-    row.lineNumber = result.lineNumber;
-    row.bytes = result.bytes;
+    m_wideIds.remove(i);
+    m_wideLines.remove(i);
+    if (result.id < kWide) {
+        row.id32 = quint32(result.id);
+    } else {
+        row.id32 = kWide;
+        m_wideIds.insert(i, result.id);
+    }
+    if (result.lineNumber >= 0 && result.lineNumber < qint64(kWide)) {
+        row.line32 = quint32(result.lineNumber);
+    } else {
+        row.line32 = kWide;
+        m_wideLines.insert(i, result.lineNumber);
+    }
+    row.bytes = std::clamp<qint64>(result.bytes, -(qint64(1) << 39), (qint64(1) << 39) - 1);
     row.finishedAtMs = toMs(result.finishedAt);
     if (result.startedAt.isValid() && result.finishedAt.isValid()) {
         row.startedBeforeFinishMs =
@@ -66,10 +88,13 @@ ResultStore::Row ResultStore::makeRow(const crawl::CrawlResult &result) {
     const size_t length = std::min<size_t>(size_t(url.size()), (size_t(1) << 24) - 1);
     const QByteArray title = result.title.toUtf8();
     const size_t titleLength = std::min<size_t>(size_t(title.size()), 0xffff);
-    row.urlRef = m_texts.append(QByteArrayView(url).first(qsizetype(length)),
-                                QByteArrayView(title).first(qsizetype(titleLength)));
-    row.urlLength = quint32(length);
-    row.titleLength = quint16(titleLength);
+    if (length + titleLength > 0) {
+        const quint64 ref = m_texts.append(QByteArrayView(url).first(qsizetype(length)),
+                                           QByteArrayView(title).first(qsizetype(titleLength)));
+        Q_ASSERT((ref & 0xffffffffu) < (quint64(1) << 18) && (ref >> 32) < (quint64(1) << 22));
+        row.textRef = ((ref >> 32) << 42) | ((ref & 0x3ffff) << 24) | quint64(length);
+    }
+    row.titleLength = quint32(titleLength);
     row.flags |= (quint32(result.accepted) & 3) << kAcceptedShift;
     row.rejectReasonId = intern(result.rejectReason);
     row.hostId = intern(result.host);
@@ -98,18 +123,18 @@ void ResultStore::append(const crawl::CrawlResult &result) {
         m_rows.emplace_back();
         m_rows.back().reserve(kRowChunkMask + 1);
     }
-    m_rows.back().push_back(makeRow(result));
+    m_rows.back().push_back(makeRow(m_size, result));
     ++m_size;
 }
 
 void ResultStore::replace(qsizetype row, const crawl::CrawlResult &result) {
     // The old URL bytes and extra stay in the arena: replacements (retries) are rare.
-    mutableRow(row) = makeRow(result);
+    mutableRow(row) = makeRow(row, result);
 }
 
 QByteArrayView ResultStore::urlUtf8(qsizetype i) const {
     const Row &r = row(i);
-    return m_texts.view(r.urlRef, qsizetype(r.urlLength));
+    return m_texts.view(arenaRef(r), qsizetype(r.urlLength()));
 }
 
 QString ResultStore::url(qsizetype i) const {
@@ -118,7 +143,7 @@ QString ResultStore::url(qsizetype i) const {
 
 QByteArrayView ResultStore::titleUtf8(qsizetype i) const {
     const Row &r = row(i);
-    return m_texts.view(r.urlRef + r.urlLength, qsizetype(r.titleLength)); // right after the URL
+    return m_texts.view(arenaRef(r) + r.urlLength(), qsizetype(r.titleLength)); // right after the URL
 }
 
 QString ResultStore::title(qsizetype i) const {
@@ -150,8 +175,8 @@ QStringList ResultStore::redirectChain(qsizetype i) const {
 crawl::CrawlResult ResultStore::result(qsizetype i) const {
     const Row &r = row(i);
     crawl::CrawlResult result;
-    result.id = r.id;
-    result.lineNumber = r.lineNumber;
+    result.id = id(i);
+    result.lineNumber = lineNumber(i);
     result.url = url(i);
     result.finalUrl = finalUrl(i);
     result.host = host(i);

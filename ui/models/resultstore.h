@@ -23,30 +23,32 @@ namespace ui {
 // chain) live in a side table referenced only by the rows that need them.
 class ResultStore {
 public:
-    // 80 bytes. Times are epoch ms; the start is kept as its distance to the finish. The HTML title (issue
-    // 13) follows the URL in the arena; the reject reason is interned (a crawl has few distinct ones).
+    // 64 bytes. Times are epoch ms; the start is kept as its distance to the finish. The URL and the HTML
+    // title (issue 13) follow each other in the text arena (textRef packs where and the URL's length); the
+    // reject reason is interned (a crawl has few distinct ones). The id and the line number take 32 bits
+    // each: a value that does not fit (not expected in a window) is kept in a side table (kWide).
     struct Row {
-        quint64 id = 0;
-        qint64 lineNumber = 0;
-        qint64 bytes = 0;
         qint64 finishedAtMs = kNoTime;
-        quint64 urlRef = 0; // arena chunk << 32 | offset in chunk
+        quint64 textRef = 0;   // chunk (22 bits) | offset (18) | URL bytes (24); see textRef()
+        qint64 bytes : 40 = 0; // clamped to +-2^39 (a body cap is far below)
+        quint64 status : 16 = 0;
+        quint64 redirects : 8 = 0;
+        quint32 id32 = 0;   // kWide: in m_wideIds
+        quint32 line32 = 0; // kWide: in m_wideLines
         qint32 startedBeforeFinishMs = kNoDelta;
-        quint32 urlLength : 24 = 0; // UTF-8 bytes
         quint32 outcome : 4 = 0;
         quint32 flags : 4 = 0; // kFinalIsUrl, kStartOnly, the acceptance in bits 2-3
+        quint32 attempts : 8 = 0;
+        quint32 titleLength : 16 = 0; // UTF-8 bytes after the URL's in the arena
         quint32 hostId = 0;
         quint32 contentTypeId = 0;
         qint32 latencyMs = -1;
         qint32 ttfbMs = -1;
-        qint32 extraIndex = -1; // -1: no final URL/error/redirect chain worth storing
-        quint16 status = 0;
-        quint8 attempts = 0;
-        quint8 redirects = 0;
+        qint32 extraIndex = -1;     // -1: no final URL/error/redirect chain worth storing
         quint32 rejectReasonId = 0; // interned; 0: no reason
-        quint16 titleLength = 0;    // UTF-8 bytes after the URL's in the arena
-        quint16 reserved = 0;
+        quint32 urlLength() const { return quint32(textRef & 0xffffff); }
     };
+    static constexpr quint32 kWide = 0xffffffffu;
     static constexpr qint64 kNoTime = std::numeric_limits<qint64>::min();
     static constexpr qint32 kNoDelta = std::numeric_limits<qint32>::min();
     static constexpr quint32 kFinalIsUrl = 1;
@@ -65,6 +67,14 @@ public:
         return m_rows[size_t(i) >> kRowChunkBits][size_t(i) & kRowChunkMask];
     }
     crawl::CrawlResult result(qsizetype i) const; // the full value, rebuilt
+    quint64 id(qsizetype i) const {
+        const quint32 id = row(i).id32;
+        return id != kWide ? id : m_wideIds.value(i);
+    }
+    qint64 lineNumber(qsizetype i) const {
+        const quint32 line = row(i).line32;
+        return line != kWide ? line : m_wideLines.value(i);
+    }
 
     // Cheap per-field accessors for views and filters. A UTF-8 view stays valid while the texts are pinned,
     // otherwise only until a few other spilled rows have been read (TextArena::view).
@@ -113,7 +123,8 @@ private:
         QStringList redirectChain;
         QString warning;
     };
-    Row makeRow(const crawl::CrawlResult &result);
+    Row makeRow(qsizetype i, const crawl::CrawlResult &result);
+    quint64 arenaRef(const Row &row) const; // the TextArena reference of the row's URL
     quint32 intern(const QString &text);
     Row &mutableRow(qsizetype i) { return m_rows[size_t(i) >> kRowChunkBits][size_t(i) & kRowChunkMask]; }
 
@@ -128,6 +139,8 @@ private:
     std::vector<Extra> m_extras;
     std::vector<QString> m_strings{QString()}; // id 0 is the empty string
     QHash<QString, quint32> m_stringIds;
+    QHash<qsizetype, quint64> m_wideIds;  // row -> id when it does not fit in 32 bits
+    QHash<qsizetype, qint64> m_wideLines; // row -> line number when it does not fit in 32 bits
 };
 
 } // namespace ui
