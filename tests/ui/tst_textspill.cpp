@@ -206,6 +206,15 @@ private Q_SLOTS:
         values[4].attempts = 12;
         values[5].url.clear();
         values[5].title = QStringLiteral("only a title");
+        // The rarely present texts follow the title in the arena.
+        values[0].finalUrl = QStringLiteral("https://elsewhere.example/\u00e9");
+        values[0].redirectChain = {QStringLiteral("https://a.example/"),
+                                   QStringLiteral("https://b.example/")};
+        values[0].warning = QStringLiteral("soft 404 reported");
+        values[1].redirectChain = {QString()};
+        values[2].url.clear();
+        values[2].title.clear();
+        values[2].error = QStringLiteral("only an error: %1").arg(QString(70'000, QLatin1Char('e')));
         for (const crawl::CrawlResult &r : std::as_const(values))
             store.append(r);
         store.replace(2, values[2]); // a replacement keeps its wide line
@@ -219,6 +228,10 @@ private Q_SLOTS:
             QCOMPARE(back.attempts, values[i].attempts);
             QCOMPARE(back.url, values[i].url);
             QCOMPARE(back.title, values[i].title);
+            QCOMPARE(back.finalUrl, values[i].finalUrl);
+            QCOMPARE(back.error, values[i].error);
+            QCOMPARE(back.redirectChain, values[i].redirectChain);
+            QCOMPARE(back.warning, values[i].warning);
             QCOMPARE(store.id(i), values[i].id);
         }
         store.replace(1, testsite::makeSyntheticResult(1)); // the wide id is gone with the value

@@ -25,7 +25,8 @@ public:
 
     // The columns whose order needs every row's text in memory (the store's texts are pinned meanwhile).
     static bool sortsByText(int column) {
-        return column == ResultsModel::UrlColumn || column == ResultsModel::TitleColumn;
+        return column == ResultsModel::UrlColumn || column == ResultsModel::TitleColumn ||
+               column == ResultsModel::ErrorColumn;
     }
 
     // `rows` (row numbers in the store) in sorted order.

@@ -88,9 +88,24 @@ ResultStore::Row ResultStore::makeRow(qsizetype i, const crawl::CrawlResult &res
     const size_t length = std::min<size_t>(size_t(url.size()), (size_t(1) << 24) - 1);
     const QByteArray title = result.title.toUtf8();
     const size_t titleLength = std::min<size_t>(size_t(title.size()), 0xffff);
-    if (length + titleLength > 0) {
-        const quint64 ref = m_texts.append(QByteArrayView(url).first(qsizetype(length)),
-                                           QByteArrayView(title).first(qsizetype(titleLength)));
+    const bool finalIsUrl = !result.finalUrl.isEmpty() && result.finalUrl == result.url;
+    const bool finalDiffers = !result.finalUrl.isEmpty() && !finalIsUrl;
+    if (finalIsUrl)
+        row.flags |= kFinalIsUrl;
+    const QByteArray finalUrl = finalDiffers ? result.finalUrl.toUtf8() : QByteArray();
+    const QByteArray error = result.error.toUtf8();
+    const QByteArray chain = result.redirectChain.join(QLatin1Char('\n')).toUtf8();
+    const QByteArray warning = result.warning.toUtf8();
+    if (!finalUrl.isEmpty() || !error.isEmpty() || !result.redirectChain.isEmpty() || !warning.isEmpty()) {
+        row.extraIndex = qint32(m_extras.size());
+        m_extras.push_back({quint32(finalUrl.size()), quint32(error.size()),
+                            result.redirectChain.isEmpty() ? 0 : quint32(chain.size()) + 1,
+                            quint32(warning.size())});
+    }
+    if (length + titleLength + size_t(finalUrl.size() + error.size() + chain.size() + warning.size()) > 0) {
+        const quint64 ref = m_texts.append({QByteArrayView(url).first(qsizetype(length)),
+                                            QByteArrayView(title).first(qsizetype(titleLength)), finalUrl,
+                                            error, chain, warning});
         Q_ASSERT((ref & 0xffffffffu) < (quint64(1) << 18) && (ref >> 32) < (quint64(1) << 22));
         row.textRef = ((ref >> 32) << 42) | ((ref & 0x3ffff) << 24) | quint64(length);
     }
@@ -105,16 +120,6 @@ ResultStore::Row ResultStore::makeRow(qsizetype i, const crawl::CrawlResult &res
     row.outcome = quint32(result.outcome) & 0xf;
     row.attempts = clampTo<quint8>(result.attempts);
     row.redirects = clampTo<quint8>(result.redirects);
-    const bool finalIsUrl = !result.finalUrl.isEmpty() && result.finalUrl == result.url;
-    const bool finalDiffers = !result.finalUrl.isEmpty() && !finalIsUrl;
-    if (finalIsUrl)
-        row.flags |= kFinalIsUrl;
-    if (finalDiffers || !result.error.isEmpty() || !result.redirectChain.isEmpty() ||
-        !result.warning.isEmpty()) {
-        row.extraIndex = qint32(m_extras.size());
-        m_extras.push_back(
-            {finalDiffers ? result.finalUrl : QString(), result.error, result.redirectChain, result.warning});
-    }
     return row;
 }
 
@@ -128,7 +133,7 @@ void ResultStore::append(const crawl::CrawlResult &result) {
 }
 
 void ResultStore::replace(qsizetype row, const crawl::CrawlResult &result) {
-    // The old URL bytes and extra stay in the arena: replacements (retries) are rare.
+    // The old texts stay in the arena: replacements (retries) are rare.
     mutableRow(row) = makeRow(row, result);
 }
 
@@ -150,26 +155,39 @@ QString ResultStore::title(qsizetype i) const {
     return QString::fromUtf8(titleUtf8(i));
 }
 
-QString ResultStore::warning(qsizetype i) const {
+QString ResultStore::extraText(qsizetype i, ExtraText which) const {
     const Row &r = row(i);
-    return r.extraIndex >= 0 ? m_extras[size_t(r.extraIndex)].warning : QString();
+    if (r.extraIndex < 0)
+        return {};
+    const Extra &extra = m_extras[size_t(r.extraIndex)];
+    const quint32 lengths[] = {extra.finalUrlLength, extra.errorLength,
+                               extra.chainLength > 0 ? extra.chainLength - 1 : 0, extra.warningLength};
+    quint64 at = arenaRef(r) + r.urlLength() + r.titleLength;
+    for (int k = 0; k < int(which); ++k)
+        at += lengths[k];
+    return QString::fromUtf8(m_texts.view(at, qsizetype(lengths[int(which)])));
+}
+
+QString ResultStore::warning(qsizetype i) const {
+    return extraText(i, ExtraText::Warning);
 }
 
 QString ResultStore::finalUrl(qsizetype i) const {
     const Row &r = row(i);
-    if (r.extraIndex >= 0 && !m_extras[size_t(r.extraIndex)].finalUrl.isEmpty())
-        return m_extras[size_t(r.extraIndex)].finalUrl;
+    if (r.extraIndex >= 0 && m_extras[size_t(r.extraIndex)].finalUrlLength > 0)
+        return extraText(i, ExtraText::FinalUrl);
     return (r.flags & kFinalIsUrl) ? url(i) : QString();
 }
 
 QString ResultStore::error(qsizetype i) const {
-    const Row &r = row(i);
-    return r.extraIndex >= 0 ? m_extras[size_t(r.extraIndex)].error : QString();
+    return extraText(i, ExtraText::Error);
 }
 
 QStringList ResultStore::redirectChain(qsizetype i) const {
     const Row &r = row(i);
-    return r.extraIndex >= 0 ? m_extras[size_t(r.extraIndex)].redirectChain : QStringList();
+    if (r.extraIndex < 0 || m_extras[size_t(r.extraIndex)].chainLength == 0)
+        return {};
+    return extraText(i, ExtraText::RedirectChain).split(QLatin1Char('\n'));
 }
 
 crawl::CrawlResult ResultStore::result(qsizetype i) const {
@@ -210,12 +228,7 @@ ResultStore::MemoryUse ResultStore::memoryUse() const {
         use.rows += qint64(chunk.capacity() * sizeof(Row));
     use.texts = m_texts.residentBytes();
     use.spilled = m_texts.spilledBytes();
-    use.extras = qint64(m_extras.capacity() * sizeof(Extra));
-    for (const Extra &extra : m_extras) {
-        use.extras += 2 * (extra.finalUrl.size() + extra.error.size() + extra.warning.size());
-        for (const QString &hop : extra.redirectChain)
-            use.extras += 2 * hop.size() + 24;
-    }
+    use.extras = qint64(m_extras.capacity() * sizeof(Extra)); // their texts are in the arena
     for (const QString &s : m_strings)
         use.interned += 2 * s.size() + 24 + 32; // the string and its hash entry
     return use;

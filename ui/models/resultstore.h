@@ -20,7 +20,8 @@ namespace ui {
 // crawl itself. Here each result is one fixed-size row (numbers, interned host and content type ids)
 // plus its URL and title as UTF-8 in a TextArena (written out to an unnamed file once a spill directory is
 // set, so they cost disk, not RAM); the rarely present texts (final URL when it differs, error, redirect
-// chain) live in a side table referenced only by the rows that need them.
+// chain, warning) follow them there, their lengths in a side table referenced only by the rows that need
+// them.
 class ResultStore {
 public:
     // 64 bytes. Times are epoch ms; the start is kept as its distance to the finish. The URL and the HTML
@@ -117,12 +118,15 @@ public:
     qint64 memoryBytes() const { return memoryUse().total(); }
 
 private:
+    // The UTF-8 lengths of the rarely present texts, which follow the title in the text arena.
     struct Extra {
-        QString finalUrl; // only when it differs from the URL
-        QString error;
-        QStringList redirectChain;
-        QString warning;
+        quint32 finalUrlLength = 0; // only when it differs from the URL
+        quint32 errorLength = 0;
+        quint32 chainLength = 0; // the hops joined by '\n', plus one; 0: no chain
+        quint32 warningLength = 0;
     };
+    enum class ExtraText { FinalUrl, Error, RedirectChain, Warning };
+    QString extraText(qsizetype i, ExtraText which) const;
     Row makeRow(qsizetype i, const crawl::CrawlResult &result);
     quint64 arenaRef(const Row &row) const; // the TextArena reference of the row's URL
     quint32 intern(const QString &text);

@@ -122,8 +122,10 @@ bool TextArena::setSpillDirectory(const QString &directory) {
     return true;
 }
 
-quint64 TextArena::append(QByteArrayView first, QByteArrayView second) {
-    const size_t needed = size_t(first.size() + second.size());
+quint64 TextArena::append(std::initializer_list<QByteArrayView> parts) {
+    size_t needed = 0;
+    for (const QByteArrayView part : parts)
+        needed += size_t(part.size());
     if (m_chunks.empty() || m_chunks.back().bytes.capacity() - m_chunks.back().size < needed) {
         if (!m_chunks.empty())
             spill(m_chunks.size() - 1);
@@ -132,8 +134,8 @@ quint64 TextArena::append(QByteArrayView first, QByteArrayView second) {
     }
     Chunk &chunk = m_chunks.back();
     const quint64 ref = (quint64(m_chunks.size() - 1) << 32) | quint64(chunk.size);
-    chunk.bytes.insert(chunk.bytes.end(), first.begin(), first.end());
-    chunk.bytes.insert(chunk.bytes.end(), second.begin(), second.end());
+    for (const QByteArrayView part : parts)
+        chunk.bytes.insert(chunk.bytes.end(), part.begin(), part.end());
     chunk.size += needed;
     return ref;
 }

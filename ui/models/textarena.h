@@ -3,6 +3,7 @@
 #include <QByteArrayView>
 #include <QString>
 
+#include <initializer_list>
 #include <vector>
 
 namespace ui {
@@ -37,7 +38,9 @@ public:
 
     // Stores `first` immediately followed by `second` (one reference covers both) and returns the
     // reference of `first`: chunk << 32 | offset in the chunk.
-    quint64 append(QByteArrayView first, QByteArrayView second);
+    quint64 append(QByteArrayView first, QByteArrayView second) { return append({first, second}); }
+    // The parts one after the other; the reference of the first byte.
+    quint64 append(std::initializer_list<QByteArrayView> parts);
     // The bytes at `ref`. The view stays valid while texts are pinned; otherwise until kCacheChunks other
     // spilled chunks have been read (so two views may be compared, never a long-held one).
     QByteArrayView view(quint64 ref, qsizetype length) const;
