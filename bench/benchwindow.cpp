@@ -14,7 +14,8 @@
 //      RSS before/after, a text filter, scrolling to the end and the middle.
 //
 // Environment: CRAWLSCOPE_BENCH_URLS (default 30000), CRAWLSCOPE_BENCH_ROWS (default 1000000),
-// CRAWLSCOPE_BENCH_ONLY=rows (no crawls: a fresh window and the rows only, for its peak memory).
+// CRAWLSCOPE_BENCH_ONLY=rows (no crawls: a fresh window and the rows only, for its peak memory),
+// CRAWLSCOPE_BENCH_SPILL=0 (URLs and titles stay in memory, as before issue 11's spill file).
 #include "engine/crawlengine.h"
 #include "eventlooplagprobe.h"
 #include "mainwindow.h"
@@ -434,6 +435,12 @@ int main(int argc, char *argv[]) {
 
     // --- 3. a million results ------------------------------------------------------------------------
     {
+        const bool spill = qgetenv("CRAWLSCOPE_BENCH_SPILL") != "0";
+        if (!spill) {
+            window.resultsModel()->spillTextsTo(QString());
+            notes.append(QStringLiteral("CRAWLSCOPE_BENCH_SPILL=0: URLs and titles kept in memory"));
+        }
+        out[QStringLiteral("results_1m_texts_spilled")] = spill;
         window.tabs()->setCurrentIndex(2);
         window.resultsModel()->clear();
         QCoreApplication::processEvents();
@@ -503,6 +510,35 @@ int main(int argc, char *argv[]) {
         out[QStringLiteral("results_1m_store_mib")] =
             round2(double(model->store().memoryBytes()) / 1048576.0);
         out[QStringLiteral("failures_1m_rows")] = failuresFilter ? failuresFilter->rowCount() : -1;
+        {
+            // Where the store's memory goes, and the indexes beside it (4 bytes per row each).
+            const ui::ResultStore::MemoryUse use = model->store().memoryUse();
+            const auto mib = [](qint64 bytes) { return round2(double(bytes) / 1048576.0); };
+            const auto *resultsFilter =
+                qobject_cast<ui::ResultFilterSortModel *>(window.resultsView()->model());
+            qint64 proxyBytes = 0;
+            for (const ui::ResultFilterSortModel *proxy : {resultsFilter, failuresFilter}) {
+                if (proxy) // its row vector plus the source -> proxy map
+                    proxyBytes += qint64(proxy->sourceRows().capacity() + size_t(model->rowCount())) * 4;
+            }
+            say("  store: rows %.1f MiB, texts in memory %.1f MiB (%.1f MiB in the spill file), extras "
+                "%.1f MiB, interned %.1f MiB; filter/sort indexes ~%.1f MiB",
+                mib(use.rows), mib(use.texts), mib(use.spilled), mib(use.extras), mib(use.interned),
+                mib(proxyBytes));
+            // The C heap: what malloc holds (brk heap + mmap'd blocks) and how much of it is free.
+            const struct mallinfo2 heap = mallinfo2();
+            say("  malloc: heap %.1f MiB (%.1f MiB of it free), mmap'd blocks %.1f MiB",
+                mib(qint64(heap.arena)), mib(qint64(heap.fordblks)), mib(qint64(heap.hblkhd)));
+            out[QStringLiteral("results_1m_malloc_heap_mib")] = mib(qint64(heap.arena));
+            out[QStringLiteral("results_1m_malloc_free_mib")] = mib(qint64(heap.fordblks));
+            out[QStringLiteral("results_1m_malloc_mmap_mib")] = mib(qint64(heap.hblkhd));
+            out[QStringLiteral("results_1m_store_rows_mib")] = mib(use.rows);
+            out[QStringLiteral("results_1m_store_texts_mib")] = mib(use.texts);
+            out[QStringLiteral("results_1m_store_spilled_mib")] = mib(use.spilled);
+            out[QStringLiteral("results_1m_store_extras_mib")] = mib(use.extras);
+            out[QStringLiteral("results_1m_store_interned_mib")] = mib(use.interned);
+            out[QStringLiteral("results_1m_proxy_indexes_mib")] = mib(proxyBytes);
+        }
 
         auto *filter = qobject_cast<ui::ResultFilterSortModel *>(window.resultsView()->model());
         if (filter) {

@@ -65,6 +65,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <malloc.h>
+
 namespace ui {
 
 namespace {
@@ -92,6 +94,12 @@ MainWindow::MainWindow(QWidget *parent)
     , m_feed(new ResultsFeed(this)) {
     setWindowTitle(tr("Crawlscope"));
     setAcceptDrops(true);
+    // A million rows' URLs and titles live on disk, not in RAM (issue 11); without a cache folder they stay.
+    m_results->spillTextsTo(QStandardPaths::writableLocation(QStandardPaths::CacheLocation));
+    // Blocks from 256 KiB up (row chunks, the views' index vectors) always come from mmap: freed or grown
+    // (mremap, no copy) they go back to the system. With glibc's default sliding threshold they moved into
+    // the heap, where each outgrown index vector left a hole: 25 MiB of free heap held with 1M rows.
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 
     m_actions->addMenusAndToolBar(this);
     // Crawl > Crawl Rules…: found through Start, whose menu it joins.

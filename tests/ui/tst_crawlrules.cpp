@@ -266,7 +266,7 @@ private Q_SLOTS:
     }
 
     void storeKeepsTheAcceptanceColumns() {
-        static_assert(sizeof(ui::ResultStore::Row) == 80);
+        static_assert(sizeof(ui::ResultStore::Row) == 64);
         ui::ResultStore store;
         crawl::CrawlResult a =
             result(0, QStringLiteral("http://a.test/1"), Accepted::No,

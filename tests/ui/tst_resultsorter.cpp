@@ -40,7 +40,7 @@ int compareRows(const ui::ResultStore &store, Column column, int x, int y) {
     const ui::ResultStore::Row &b = store.row(y);
     switch (column) {
     case ui::ResultsModel::LineColumn:
-        return threeWay(a.lineNumber, b.lineNumber);
+        return threeWay(store.lineNumber(x), store.lineNumber(y));
     case ui::ResultsModel::UrlColumn:
         return store.urlUtf8(x).compare(store.urlUtf8(y));
     case ui::ResultsModel::HostColumn:

@@ -41,6 +41,22 @@ bool containsFolded(QByteArrayView hay, QByteArrayView needle) {
 ResultFilterSortModel::ResultFilterSortModel(QObject *parent)
     : QAbstractProxyModel(parent) {}
 
+ResultFilterSortModel::~ResultFilterSortModel() {
+    if (m_pinnedTexts)
+        m_pinnedTexts->store().unpinTexts();
+}
+
+void ResultFilterSortModel::updateTextPin() {
+    ResultsModel *wanted = m_results && ResultSorter::sortsByText(m_sortColumn) ? m_results : nullptr;
+    if (wanted == m_pinnedTexts)
+        return;
+    if (m_pinnedTexts)
+        m_pinnedTexts->store().unpinTexts();
+    m_pinnedTexts = wanted;
+    if (wanted)
+        wanted->store().pinTexts();
+}
+
 void ResultFilterSortModel::setResultsModel(ResultsModel *model) {
     beginResetModel();
     if (m_results)
@@ -64,6 +80,7 @@ void ResultFilterSortModel::setResultsModel(ResultsModel *model) {
         // ResultsModel never removes or moves rows; anything else is a programming error caught by
         // the model tester in the tests.
     }
+    updateTextPin();
     m_rows.clear();
     m_proxyRows.clear();
     refilterRows();
@@ -356,14 +373,16 @@ void ResultFilterSortModel::sort(int column, Qt::SortOrder order) {
         if (m_sortColumn < 0)
             return;
         m_sortColumn = -1;
+        updateTextPin();
         std::vector<int> rows = m_rows;
         std::sort(rows.begin(), rows.end());
         setRowOrder(std::move(rows));
         return;
     }
-    setRowOrder(ResultSorter(m_results->store(), ResultsModel::Column(column), order).sorted(m_rows));
     m_sortColumn = column;
     m_sortOrder = order;
+    updateTextPin(); // before the sorter: one read of the texts, held for the rows that stream in
+    setRowOrder(ResultSorter(m_results->store(), ResultsModel::Column(column), order).sorted(m_rows));
 }
 
 // A layout change that keeps the views' persistent indexes (selection, current row) on their rows.

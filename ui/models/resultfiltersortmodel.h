@@ -6,6 +6,7 @@
 
 #include <QAbstractProxyModel>
 #include <QByteArray>
+#include <QPointer>
 #include <QString>
 
 #include <vector>
@@ -26,6 +27,7 @@ class ResultFilterSortModel : public QAbstractProxyModel {
     Q_OBJECT
 public:
     explicit ResultFilterSortModel(QObject *parent = nullptr);
+    ~ResultFilterSortModel() override;
 
     void setResultsModel(ResultsModel *model);
     ResultsModel *resultsModel() const { return m_results; }
@@ -70,6 +72,7 @@ private:
     void insertSorted(std::vector<int> rows);      // rows not in the proxy yet; the sort is active
     void resortRows(const std::vector<int> &rows); // proxy rows whose sort key changed
     void setRowOrder(std::vector<int> rows);       // proxy row -> source row, the same rows reordered
+    void updateTextPin();                          // after the sort column or the model changed
 
     ResultsModel *m_results = nullptr;
     std::vector<int> m_rows; // proxy row -> source row
@@ -89,6 +92,9 @@ private:
     mutable std::vector<qint16> m_reasonChecks; // per interned reason: AcceptanceFilter::checksOf, -1 unknown
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+    // The store whose texts this proxy pins while it sorts by URL or title: every streamed batch is then
+    // placed by comparing texts of random rows, which must not read spilled chunks back each time.
+    QPointer<ResultsModel> m_pinnedTexts;
 };
 
 } // namespace ui

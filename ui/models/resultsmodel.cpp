@@ -133,7 +133,7 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
     case Qt::DisplayRole:
         switch (column) {
         case LineColumn:
-            return row.lineNumber > 0 ? QVariant(row.lineNumber) : QVariant();
+            return m_store.lineNumber(i) > 0 ? QVariant(m_store.lineNumber(i)) : QVariant();
         case UrlColumn:
             return m_store.url(i);
         case HostColumn:
@@ -178,7 +178,7 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
     case SortRole:
         switch (column) {
         case LineColumn:
-            return row.lineNumber;
+            return m_store.lineNumber(i);
         case UrlColumn:
             return m_store.url(i);
         case HostColumn:
@@ -231,7 +231,7 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
     case OutcomeRole:
         return int(row.outcome);
     case IdRole:
-        return row.id;
+        return m_store.id(i);
     default:
         break;
     }
@@ -251,8 +251,12 @@ void ResultsModel::setRowForId(quint64 id, int row) {
         m_sparseRowById.insert(id, row);
         return;
     }
-    if (id >= m_rowById.size())
-        m_rowById.resize(std::max<size_t>(size_t(id) + 1, m_rowById.size() + m_rowById.size() / 2), -1);
+    // Grown in steps of 64K ids, not by half its size: resize() writes every new slot, so slack would be
+    // resident memory (2 MB with a million rows), and the old block is freed at once (mmap'd).
+    if (id >= m_rowById.size()) {
+        constexpr size_t kStep = size_t(1) << 16;
+        m_rowById.resize((size_t(id) / kStep + 1) * kStep, -1);
+    }
     m_rowById[size_t(id)] = row;
 }
 

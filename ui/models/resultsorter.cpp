@@ -26,7 +26,16 @@ quint64 bigEndianWord(QByteArrayView bytes, qsizetype from) {
 ResultSorter::ResultSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order)
     : m_store(store)
     , m_column(column)
-    , m_descending(order == Qt::DescendingOrder) {}
+    , m_descending(order == Qt::DescendingOrder)
+    , m_pinsTexts(sortsByText(column)) {
+    if (m_pinsTexts)
+        m_store.pinTexts();
+}
+
+ResultSorter::~ResultSorter() {
+    if (m_pinsTexts)
+        m_store.unpinTexts();
+}
 
 std::vector<int> ResultSorter::sorted(const std::vector<int> &rows) const {
     const qsizetype shared = m_column == ResultsModel::UrlColumn ? sharedUrlPrefix(rows) : 0;
@@ -55,7 +64,7 @@ int ResultSorter::compareRows(int x, int y) const {
     auto cmp = [](auto a, auto b) { return a < b ? -1 : (b < a ? 1 : 0); };
     switch (m_column) {
     case ResultsModel::LineColumn:
-        return cmp(rx.lineNumber, ry.lineNumber);
+        return cmp(m_store.lineNumber(x), m_store.lineNumber(y));
     case ResultsModel::UrlColumn: {
         // Byte order of the UTF-8, as the 16-byte keys compare (URLs hold no NUL).
         const QByteArrayView ux = m_store.urlUtf8(x);
@@ -124,7 +133,7 @@ std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &ro
         key.row = rows[i];
         switch (m_column) {
         case ResultsModel::LineColumn:
-            key.a = orderedBits(r.lineNumber);
+            key.a = orderedBits(m_store.lineNumber(rows[i]));
             break;
         case ResultsModel::UrlColumn:
             setUrlKey(&key, urlPrefix);

@@ -19,6 +19,15 @@ class ResultStore;
 class ResultSorter {
 public:
     ResultSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order);
+    ~ResultSorter();
+    ResultSorter(const ResultSorter &) = delete;
+    ResultSorter &operator=(const ResultSorter &) = delete;
+
+    // The columns whose order needs every row's text in memory (the store's texts are pinned meanwhile).
+    static bool sortsByText(int column) {
+        return column == ResultsModel::UrlColumn || column == ResultsModel::TitleColumn ||
+               column == ResultsModel::ErrorColumn;
+    }
 
     // `rows` (row numbers in the store) in sorted order.
     std::vector<int> sorted(const std::vector<int> &rows) const;
@@ -47,6 +56,7 @@ private:
     const ResultStore &m_store;
     ResultsModel::Column m_column;
     bool m_descending;
+    bool m_pinsTexts; // URL and title keys compare random rows: spilled texts come back for the sort
 };
 
 } // namespace ui

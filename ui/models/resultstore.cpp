@@ -21,17 +21,18 @@ template <typename T> T clampTo(qint64 value) {
 
 } // namespace
 
-static_assert(sizeof(ResultStore::Row) == 80, "keep the row compact: a million of them are held");
+static_assert(sizeof(ResultStore::Row) == 64, "keep the row compact: a million of them are held");
 
 void ResultStore::clear() {
     m_rows.clear();
     m_rows.shrink_to_fit();
     m_size = 0;
-    m_arena.clear();
-    m_arena.shrink_to_fit();
+    m_texts.clear();
     m_extras.clear();
     m_strings.assign(1, QString());
     m_stringIds.clear();
+    m_wideIds.clear();
+    m_wideLines.clear();
 }
 
 void ResultStore::reserve(qsizetype rows) {
@@ -50,11 +51,31 @@ quint32 ResultStore::intern(const QString &text) {
     return id;
 }
 
-ResultStore::Row ResultStore::makeRow(const crawl::CrawlResult &result) {
+// textRef: TextArena's chunk << 32 | offset, repacked with the URL's length. Offsets in a chunk stay below
+// 2^18 (TextArena::kChunkBytes); an oversized chunk holds one text, at offset 0.
+static_assert(TextArena::kChunkBytes <= (size_t(1) << 18));
+
+quint64 ResultStore::arenaRef(const Row &row) const {
+    return ((row.textRef >> 42) << 32) | ((row.textRef >> 24) & 0x3ffff);
+}
+
+ResultStore::Row ResultStore::makeRow(qsizetype i, const crawl::CrawlResult &result) {
     Row row;
-    row.id = result.id;
-    row.lineNumber = result.lineNumber;
-    row.bytes = result.bytes;
+    m_wideIds.remove(i);
+    m_wideLines.remove(i);
+    if (result.id < kWide) {
+        row.id32 = quint32(result.id);
+    } else {
+        row.id32 = kWide;
+        m_wideIds.insert(i, result.id);
+    }
+    if (result.lineNumber >= 0 && result.lineNumber < qint64(kWide)) {
+        row.line32 = quint32(result.lineNumber);
+    } else {
+        row.line32 = kWide;
+        m_wideLines.insert(i, result.lineNumber);
+    }
+    row.bytes = std::clamp<qint64>(result.bytes, -(qint64(1) << 39), (qint64(1) << 39) - 1);
     row.finishedAtMs = toMs(result.finishedAt);
     if (result.startedAt.isValid() && result.finishedAt.isValid()) {
         row.startedBeforeFinishMs =
@@ -67,17 +88,28 @@ ResultStore::Row ResultStore::makeRow(const crawl::CrawlResult &result) {
     const size_t length = std::min<size_t>(size_t(url.size()), (size_t(1) << 24) - 1);
     const QByteArray title = result.title.toUtf8();
     const size_t titleLength = std::min<size_t>(size_t(title.size()), 0xffff);
-    const size_t needed = length + titleLength;
-    if (m_arena.empty() || m_arena.back().capacity() - m_arena.back().size() < needed) {
-        m_arena.emplace_back();
-        m_arena.back().reserve(std::max(kArenaChunk, needed));
+    const bool finalIsUrl = !result.finalUrl.isEmpty() && result.finalUrl == result.url;
+    const bool finalDiffers = !result.finalUrl.isEmpty() && !finalIsUrl;
+    if (finalIsUrl)
+        row.flags |= kFinalIsUrl;
+    const QByteArray finalUrl = finalDiffers ? result.finalUrl.toUtf8() : QByteArray();
+    const QByteArray error = result.error.toUtf8();
+    const QByteArray chain = result.redirectChain.join(QLatin1Char('\n')).toUtf8();
+    const QByteArray warning = result.warning.toUtf8();
+    if (!finalUrl.isEmpty() || !error.isEmpty() || !result.redirectChain.isEmpty() || !warning.isEmpty()) {
+        row.extraIndex = qint32(m_extras.size());
+        m_extras.push_back({quint32(finalUrl.size()), quint32(error.size()),
+                            result.redirectChain.isEmpty() ? 0 : quint32(chain.size()) + 1,
+                            quint32(warning.size())});
     }
-    std::vector<char> &chunk = m_arena.back();
-    row.urlRef = (quint64(m_arena.size() - 1) << 32) | quint64(chunk.size());
-    row.urlLength = quint32(length);
-    chunk.insert(chunk.end(), url.cbegin(), url.cbegin() + qsizetype(length));
-    row.titleLength = quint16(titleLength);
-    chunk.insert(chunk.end(), title.cbegin(), title.cbegin() + qsizetype(titleLength));
+    if (length + titleLength + size_t(finalUrl.size() + error.size() + chain.size() + warning.size()) > 0) {
+        const quint64 ref = m_texts.append({QByteArrayView(url).first(qsizetype(length)),
+                                            QByteArrayView(title).first(qsizetype(titleLength)), finalUrl,
+                                            error, chain, warning});
+        Q_ASSERT((ref & 0xffffffffu) < (quint64(1) << 18) && (ref >> 32) < (quint64(1) << 22));
+        row.textRef = ((ref >> 32) << 42) | ((ref & 0x3ffff) << 24) | quint64(length);
+    }
+    row.titleLength = quint32(titleLength);
     row.flags |= (quint32(result.accepted) & 3) << kAcceptedShift;
     row.rejectReasonId = intern(result.rejectReason);
     row.hostId = intern(result.host);
@@ -88,16 +120,6 @@ ResultStore::Row ResultStore::makeRow(const crawl::CrawlResult &result) {
     row.outcome = quint32(result.outcome) & 0xf;
     row.attempts = clampTo<quint8>(result.attempts);
     row.redirects = clampTo<quint8>(result.redirects);
-    const bool finalIsUrl = !result.finalUrl.isEmpty() && result.finalUrl == result.url;
-    const bool finalDiffers = !result.finalUrl.isEmpty() && !finalIsUrl;
-    if (finalIsUrl)
-        row.flags |= kFinalIsUrl;
-    if (finalDiffers || !result.error.isEmpty() || !result.redirectChain.isEmpty() ||
-        !result.warning.isEmpty()) {
-        row.extraIndex = qint32(m_extras.size());
-        m_extras.push_back(
-            {finalDiffers ? result.finalUrl : QString(), result.error, result.redirectChain, result.warning});
-    }
     return row;
 }
 
@@ -106,19 +128,18 @@ void ResultStore::append(const crawl::CrawlResult &result) {
         m_rows.emplace_back();
         m_rows.back().reserve(kRowChunkMask + 1);
     }
-    m_rows.back().push_back(makeRow(result));
+    m_rows.back().push_back(makeRow(m_size, result));
     ++m_size;
 }
 
 void ResultStore::replace(qsizetype row, const crawl::CrawlResult &result) {
-    // The old URL bytes and extra stay in the arena: replacements (retries) are rare.
-    mutableRow(row) = makeRow(result);
+    // The old texts stay in the arena: replacements (retries) are rare.
+    mutableRow(row) = makeRow(row, result);
 }
 
 QByteArrayView ResultStore::urlUtf8(qsizetype i) const {
     const Row &r = row(i);
-    return QByteArrayView(m_arena[size_t(r.urlRef >> 32)].data() + (r.urlRef & 0xffffffffu),
-                          qsizetype(r.urlLength));
+    return m_texts.view(arenaRef(r), qsizetype(r.urlLength()));
 }
 
 QString ResultStore::url(qsizetype i) const {
@@ -127,41 +148,53 @@ QString ResultStore::url(qsizetype i) const {
 
 QByteArrayView ResultStore::titleUtf8(qsizetype i) const {
     const Row &r = row(i);
-    return QByteArrayView(m_arena[size_t(r.urlRef >> 32)].data() + (r.urlRef & 0xffffffffu) + r.urlLength,
-                          qsizetype(r.titleLength));
+    return m_texts.view(arenaRef(r) + r.urlLength(), qsizetype(r.titleLength)); // right after the URL
 }
 
 QString ResultStore::title(qsizetype i) const {
     return QString::fromUtf8(titleUtf8(i));
 }
 
-QString ResultStore::warning(qsizetype i) const {
+QString ResultStore::extraText(qsizetype i, ExtraText which) const {
     const Row &r = row(i);
-    return r.extraIndex >= 0 ? m_extras[size_t(r.extraIndex)].warning : QString();
+    if (r.extraIndex < 0)
+        return {};
+    const Extra &extra = m_extras[size_t(r.extraIndex)];
+    const quint32 lengths[] = {extra.finalUrlLength, extra.errorLength,
+                               extra.chainLength > 0 ? extra.chainLength - 1 : 0, extra.warningLength};
+    quint64 at = arenaRef(r) + r.urlLength() + r.titleLength;
+    for (int k = 0; k < int(which); ++k)
+        at += lengths[k];
+    return QString::fromUtf8(m_texts.view(at, qsizetype(lengths[int(which)])));
+}
+
+QString ResultStore::warning(qsizetype i) const {
+    return extraText(i, ExtraText::Warning);
 }
 
 QString ResultStore::finalUrl(qsizetype i) const {
     const Row &r = row(i);
-    if (r.extraIndex >= 0 && !m_extras[size_t(r.extraIndex)].finalUrl.isEmpty())
-        return m_extras[size_t(r.extraIndex)].finalUrl;
+    if (r.extraIndex >= 0 && m_extras[size_t(r.extraIndex)].finalUrlLength > 0)
+        return extraText(i, ExtraText::FinalUrl);
     return (r.flags & kFinalIsUrl) ? url(i) : QString();
 }
 
 QString ResultStore::error(qsizetype i) const {
-    const Row &r = row(i);
-    return r.extraIndex >= 0 ? m_extras[size_t(r.extraIndex)].error : QString();
+    return extraText(i, ExtraText::Error);
 }
 
 QStringList ResultStore::redirectChain(qsizetype i) const {
     const Row &r = row(i);
-    return r.extraIndex >= 0 ? m_extras[size_t(r.extraIndex)].redirectChain : QStringList();
+    if (r.extraIndex < 0 || m_extras[size_t(r.extraIndex)].chainLength == 0)
+        return {};
+    return extraText(i, ExtraText::RedirectChain).split(QLatin1Char('\n'));
 }
 
 crawl::CrawlResult ResultStore::result(qsizetype i) const {
     const Row &r = row(i);
     crawl::CrawlResult result;
-    result.id = r.id;
-    result.lineNumber = r.lineNumber;
+    result.id = id(i);
+    result.lineNumber = lineNumber(i);
     result.url = url(i);
     result.finalUrl = finalUrl(i);
     result.host = host(i);
@@ -189,21 +222,16 @@ crawl::CrawlResult ResultStore::result(qsizetype i) const {
     return result;
 }
 
-qint64 ResultStore::memoryBytes() const {
-    qint64 bytes = 0;
+ResultStore::MemoryUse ResultStore::memoryUse() const {
+    MemoryUse use;
     for (const std::vector<Row> &chunk : m_rows)
-        bytes += qint64(chunk.capacity() * sizeof(Row));
-    for (const std::vector<char> &chunk : m_arena)
-        bytes += qint64(chunk.capacity());
-    for (const Extra &extra : m_extras) {
-        bytes +=
-            qint64(sizeof(Extra)) + 2 * (extra.finalUrl.size() + extra.error.size() + extra.warning.size());
-        for (const QString &hop : extra.redirectChain)
-            bytes += 2 * hop.size() + 24;
-    }
+        use.rows += qint64(chunk.capacity() * sizeof(Row));
+    use.texts = m_texts.residentBytes();
+    use.spilled = m_texts.spilledBytes();
+    use.extras = qint64(m_extras.capacity() * sizeof(Extra)); // their texts are in the arena
     for (const QString &s : m_strings)
-        bytes += 2 * s.size() + 24 + 32; // the string and its hash entry
-    return bytes;
+        use.interned += 2 * s.size() + 24 + 32; // the string and its hash entry
+    return use;
 }
 
 } // namespace ui

@@ -1,0 +1,270 @@
+#include "models/textarena.h"
+
+#include <QDir>
+#include <QFile>
+#include <QtGlobal>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+namespace ui {
+
+namespace {
+
+QString errnoText() {
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+// An unnamed file: O_TMPFILE where the file system has it, else a named one unlinked at once. Either way
+// nothing is left behind when the process ends, however it ends, and only this user can read it (0600).
+int openUnnamedFile(const QString &directory, QString *error) {
+    const QByteArray dir = QFile::encodeName(directory);
+    int fd = -1;
+#ifdef O_TMPFILE
+    fd = ::open(dir.constData(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        return fd;
+#endif
+    QByteArray name = dir + "/.crawlscope-texts-XXXXXX";
+    fd = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd < 0) {
+        *error = QStringLiteral("cannot create a file in %1: %2").arg(directory, errnoText());
+        return -1;
+    }
+    ::unlink(name.constData());
+    return fd;
+}
+
+bool writeAll(int fd, const char *data, size_t size, qint64 offset) {
+    while (size > 0) {
+        const ssize_t n = ::pwrite(fd, data, size, off_t(offset));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        data += n;
+        size -= size_t(n);
+        offset += n;
+    }
+    return true;
+}
+
+bool readAll(int fd, char *data, size_t size, qint64 offset) {
+    while (size > 0) {
+        const ssize_t n = ::pread(fd, data, size, off_t(offset));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        data += n;
+        size -= size_t(n);
+        offset += n;
+    }
+    return true;
+}
+
+} // namespace
+
+TextArena::TextArena(const TextArena &other)
+    : m_chunks(other.m_chunks)
+    , m_fileSize(other.m_fileSize)
+    , m_spillDirectory(other.m_spillDirectory)
+    , m_isCopy(true)
+    , m_spillError(other.m_spillError) {
+    if (other.m_fd < 0)
+        return;
+    m_fd = ::fcntl(other.m_fd, F_DUPFD_CLOEXEC, 0);
+    if (m_fd >= 0)
+        return;
+    // No descriptor left: the snapshot holds its texts in memory instead.
+    for (size_t i = 0; i < m_chunks.size(); ++i) {
+        if (!m_chunks[i].resident && other.readBack(i, &m_chunks[i].bytes))
+            m_chunks[i].resident = true;
+    }
+}
+
+TextArena::~TextArena() {
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+bool TextArena::setSpillDirectory(const QString &directory) {
+    if (m_fd >= 0) {
+        // Chunks in the old file come back into memory first: nothing is lost.
+        for (size_t i = 0; i < m_chunks.size(); ++i) {
+            Chunk &chunk = m_chunks[i];
+            if (!chunk.resident && readBack(i, &chunk.bytes))
+                chunk.resident = true;
+            chunk.fileOffset = -1;
+        }
+        m_cache.clear();
+        ::close(m_fd);
+        m_fd = -1;
+    }
+    m_spillError.clear();
+    m_fileSize = 0;
+    m_spillDirectory = directory;
+    if (directory.isEmpty())
+        return false;
+    if (!QDir().mkpath(directory)) {
+        m_spillError = QStringLiteral("cannot create %1").arg(directory);
+        return false;
+    }
+    m_fd = openUnnamedFile(directory, &m_spillError);
+    if (m_fd < 0)
+        return false;
+    for (size_t i = 0; i + 1 < m_chunks.size(); ++i)
+        spill(i);
+    return true;
+}
+
+quint64 TextArena::append(std::initializer_list<QByteArrayView> parts) {
+    size_t needed = 0;
+    for (const QByteArrayView part : parts)
+        needed += size_t(part.size());
+    if (m_chunks.empty() || m_chunks.back().bytes.capacity() - m_chunks.back().size < needed) {
+        if (!m_chunks.empty())
+            spill(m_chunks.size() - 1);
+        m_chunks.emplace_back();
+        m_chunks.back().bytes.reserve(std::max(kChunkBytes, needed));
+    }
+    Chunk &chunk = m_chunks.back();
+    const quint64 ref = (quint64(m_chunks.size() - 1) << 32) | quint64(chunk.size);
+    for (const QByteArrayView part : parts)
+        chunk.bytes.insert(chunk.bytes.end(), part.begin(), part.end());
+    chunk.size += needed;
+    return ref;
+}
+
+// A full chunk goes to the file; its memory is freed unless a text sort pins it.
+void TextArena::spill(size_t index) {
+    if (!isSpilling() || m_isCopy)
+        return;
+    Chunk &chunk = m_chunks[index];
+    if (chunk.fileOffset >= 0)
+        return;
+    if (!writeAll(m_fd, chunk.bytes.data(), chunk.size, m_fileSize)) {
+        // Disk full or an I/O error: this chunk and every later one stay in memory.
+        m_spillError = QStringLiteral("cannot write the texts file: %1").arg(errnoText());
+        qWarning("results texts stay in memory: %s", qPrintable(m_spillError));
+        return;
+    }
+    chunk.fileOffset = m_fileSize;
+    m_fileSize += qint64(chunk.size);
+    if (m_pins == 0) {
+        std::vector<char>().swap(chunk.bytes);
+        chunk.resident = false;
+    }
+}
+
+bool TextArena::readBack(size_t index, std::vector<char> *into) const {
+    const Chunk &chunk = m_chunks[index];
+    into->resize(chunk.size);
+    if (readAll(m_fd, into->data(), chunk.size, chunk.fileOffset))
+        return true;
+    if (m_spillError.isEmpty()) {
+        m_spillError = QStringLiteral("cannot read the texts file: %1").arg(errnoText());
+        qWarning("%s", qPrintable(m_spillError));
+    }
+    into->clear();
+    return false;
+}
+
+QByteArrayView TextArena::view(quint64 ref, qsizetype length) const {
+    const size_t index = size_t(ref >> 32);
+    const size_t offset = size_t(ref & 0xffffffffu);
+    if (length <= 0 || index >= m_chunks.size())
+        return {};
+    const Chunk &chunk = m_chunks[index];
+    if (chunk.resident)
+        return QByteArrayView(chunk.bytes.data() + offset, length);
+    auto cached = std::find_if(m_cache.begin(), m_cache.end(),
+                               [index](const CachedChunk &c) { return c.chunk == index; });
+    if (cached == m_cache.end()) {
+        if (m_cache.size() < kCacheChunks) {
+            cached = m_cache.insert(m_cache.end(), CachedChunk{});
+        } else {
+            cached = std::min_element(
+                m_cache.begin(), m_cache.end(),
+                [](const CachedChunk &x, const CachedChunk &y) { return x.lastUse < y.lastUse; });
+        }
+        cached->chunk = index;
+        if (!readBack(index, &cached->bytes)) {
+            cached->lastUse = 0;
+            cached->chunk = size_t(-1);
+            return {};
+        }
+    }
+    cached->lastUse = ++m_useClock;
+    if (offset + size_t(length) > cached->bytes.size())
+        return {};
+    return QByteArrayView(cached->bytes.data() + offset, length);
+}
+
+void TextArena::clear() {
+    m_chunks.clear();
+    m_chunks.shrink_to_fit();
+    m_cache.clear();
+    m_cache.shrink_to_fit();
+    if (m_fd >= 0 && !m_isCopy) {
+        // A new file rather than a truncated one: a snapshot being exported still reads the old one. A
+        // failed write earlier may have been a full disk that has room now.
+        ::close(m_fd);
+        m_fd = -1;
+        m_fileSize = 0;
+        m_spillError.clear();
+        m_fd = openUnnamedFile(m_spillDirectory, &m_spillError);
+    }
+}
+
+void TextArena::pin() {
+    if (m_pins++ > 0)
+        return;
+    // Every spilled chunk comes back: a text sort compares random rows, and chunk reads per comparison
+    // would cost more than the sort. The read cache is then redundant.
+    for (size_t i = 0; i < m_chunks.size(); ++i) {
+        Chunk &chunk = m_chunks[i];
+        if (chunk.resident)
+            continue;
+        std::vector<char> bytes;
+        if (readBack(i, &bytes)) {
+            chunk.bytes = std::move(bytes);
+            chunk.resident = true;
+        }
+    }
+    m_cache.clear();
+    m_cache.shrink_to_fit();
+}
+
+void TextArena::unpin() {
+    Q_ASSERT(m_pins > 0);
+    if (m_pins <= 0 || --m_pins > 0)
+        return;
+    // Every full chunk leaves memory again (the last one is still being filled).
+    for (size_t i = 0; i + 1 < m_chunks.size(); ++i) {
+        Chunk &chunk = m_chunks[i];
+        if (!chunk.resident)
+            continue;
+        if (chunk.fileOffset < 0) {
+            spill(i); // frees it once written
+        } else {
+            std::vector<char>().swap(chunk.bytes);
+            chunk.resident = false;
+        }
+    }
+}
+
+qint64 TextArena::residentBytes() const {
+    qint64 bytes = 0;
+    for (const Chunk &chunk : m_chunks)
+        bytes += qint64(chunk.bytes.capacity());
+    for (const CachedChunk &cached : m_cache)
+        bytes += qint64(cached.bytes.capacity());
+    return bytes + qint64(m_chunks.capacity() * sizeof(Chunk));
+}
+
+} // namespace ui
