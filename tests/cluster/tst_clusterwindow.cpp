@@ -216,6 +216,74 @@ private Q_SLOTS:
         QCOMPARE(toCrawlSnapshot(s, 40).state, CrawlState::Finished);
     }
 
+    // The coordinator's trim keeps what a watching window has not read yet; a reader that stopped
+    // refreshing its mark no longer holds the stream.
+    void trimKeepsWhatALiveReaderHasNotRead() {
+        RedisConnection connection(m_server.url());
+        const QString name = QStringLiteral("trimreader");
+        ClusterQueue queue(connection, name);
+        QVERIFY(queue.createCrawl({}));
+        QVERIFY(ClusterHostBudget(connection, name).setLimits({10, 10, 0, 0, 0}));
+        QList<ClusterUrl> urls;
+        for (int i = 1; i <= 4; ++i)
+            urls.append({QStringLiteral("http://h.test/%1").arg(i), QStringLiteral("http://h.test/%1").arg(i),
+                         QStringLiteral("h.test:80"), i});
+        QCOMPARE(queue.enqueue(urls, "b").added, 4);
+        QList<QByteArray> ids;
+        for (int i = 1; i <= 4; ++i) {
+            const QByteArray lease = "T:" + QByteArray::number(i);
+            QVERIFY(queue.lease("T", lease, 10'000).lease);
+            const AckResult ack = queue.acknowledge("T", lease, {{"outcome", "ok"}, {"status", "200"}});
+            QVERIFY(ack.accepted);
+            ids.append(ack.streamId);
+        }
+        // The window has read the first row; the coordinator has written three.
+        QVERIFY(queue.markReader("window-1", ids[0], 30'000));
+        QCOMPARE(queue.trimResults(ids[2]), 1);
+        QList<ClusterResultRecord> left = queue.readResults({}, 10);
+        QCOMPARE(left.size(), 3);
+        QCOMPARE(left.first().streamId, ids[1]);
+        // A reader that has read nothing yet holds everything there is.
+        QVERIFY(queue.markReader("window-2", {}, 30'000));
+        QCOMPARE(queue.trimResults(ids[3]), 0);
+        QVERIFY(queue.dropReader("window-2"));
+        // Marks that expired are dropped by the trim and hold nothing.
+        QVERIFY(queue.markReader("window-1", ids[0], 1));
+        QTest::qWait(20);
+        QCOMPARE(queue.trimResults(ids[3]), 3);
+        QCOMPARE(queue.readResults({}, 10).size(), 0);
+        QCOMPARE(connection.command({"HLEN", clusterKeyPrefix(name) + "readers"}).toInteger(), 0);
+    }
+
+    // Redis stopped under an attached window: it says "disconnected, retrying" and comes back by itself
+    // once Redis is back; the window never waits for it.
+    void redisGoingAwayIsShownAndRecovered() {
+        RedisTestServer server;
+        REDIS_TEST_SERVER_START(server);
+        {
+            RedisConnection connection(server.url());
+            QVERIFY(ClusterQueue(connection, QStringLiteral("restarting")).createCrawl({}));
+        }
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        QVERIFY(attachByDialog(window, QStringLiteral("redis://127.0.0.1:%1/0").arg(server.port()),
+                               QStringLiteral("restarting")));
+        QLabel *status = window.workersPage()->statusLabel();
+        QVERIFY(QTest::qWaitFor([&] { return status->text().contains(QStringLiteral("0 of 0")); }, 10'000));
+        server.stop();
+        QVERIFY2(
+            QTest::qWaitFor([&] { return status->text().contains(QStringLiteral("disconnected, retrying")); },
+                            10'000),
+            qPrintable(status->text()));
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("disconnected, retrying")));
+        QString error;
+        QVERIFY2(server.start(&error), qPrintable(error));
+        QVERIFY2(QTest::qWaitFor([&] { return status->text().contains(QStringLiteral("0 of 0")); }, 15'000),
+                 qPrintable(status->text()));
+        window.detachFromCluster();
+    }
+
     // Attached through the dialog before two real workers start: the workers page lists both alive, and
     // the Results table gets exactly the rows the coordinator's CSV gets (the window's reader mark keeps
     // the coordinator from trimming rows the window has not read).
