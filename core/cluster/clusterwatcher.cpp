@@ -169,7 +169,7 @@ void ClusterWatcher::readResults() {
         Q_EMIT resultsReady(batch);
 }
 
-void ClusterWatcher::setSharedLimits(const ClusterLimits &wanted) {
+void ClusterWatcher::setSharedLimits(const ClusterLimits &wanted, const ClusterHostLimits &hostOverrides) {
     QString problem;
     if (!ensureConnected(&problem)) {
         Q_EMIT limitsWritten(false, 0, problem);
@@ -183,7 +183,17 @@ void ClusterWatcher::setSharedLimits(const ClusterLimits &wanted) {
     limits->globalInFlight = wanted.globalInFlight;
     limits->perHostInFlight = wanted.perHostInFlight;
     limits->intervalMs = wanted.intervalMs;
-    const std::optional<qint64> version = m_budget->setLimits(*limits);
+    std::optional<qint64> version = m_budget->setLimits(*limits);
+    for (auto it = hostOverrides.cbegin(); version && it != hostOverrides.cend(); ++it) {
+        version = m_budget->setHostOverride(it.key(), it.value().first, it.value().second);
+        m_overriddenHosts.insert(it.key());
+    }
+    for (const QString &host : QSet<QString>(m_overriddenHosts)) {
+        if (!version || hostOverrides.contains(host))
+            continue;
+        version = m_budget->setHostOverride(host, std::nullopt, std::nullopt); // back to the crawl's limits
+        m_overriddenHosts.remove(host);
+    }
     Q_EMIT limitsWritten(version.has_value(), version.value_or(0),
                          version ? QString() : m_budget->lastError());
 }

@@ -47,8 +47,10 @@ public Q_SLOTS:
     void start();
     void stop(); // drops the reader mark (the stream may be trimmed again) and disconnects
     // Writes the crawl's shared limits as --cluster-set does: the global cap, per-host in flight and the
-    // stored interval (with its guard) from `wanted`; maxAttempts stays. Every worker obeys the next lease.
-    void setSharedLimits(const crawl::ClusterLimits &wanted);
+    // stored interval (with its guard) from `wanted`; maxAttempts stays. `hostOverrides` (host -> in flight,
+    // stored interval) replace the per-host overrides this watcher wrote before (others' stay). Every worker
+    // obeys from its next lease.
+    void setSharedLimits(const crawl::ClusterLimits &wanted, const crawl::ClusterHostLimits &hostOverrides);
 
 Q_SIGNALS:
     void snapshotReady(const crawl::ClusterWatchSnapshot &snapshot);
@@ -72,6 +74,7 @@ private:
     QSet<quint64> m_seenIds;
     qint64 m_resultsOk = 0;
     qint64 m_resultsFailed = 0;
+    QSet<QString> m_overriddenHosts; // the per-host overrides this watcher wrote
     qint64 m_lastStarts = -1;
     qint64 m_lastStartsAtMs = 0;
     bool m_stopped = false;

@@ -3,8 +3,10 @@
 #include "cluster/clustertypes.h"
 #include "model/crawlsnapshot.h"
 
+#include <QHash>
 #include <QList>
 #include <QMetaType>
+#include <QPair>
 #include <QString>
 
 namespace crawl {
@@ -12,6 +14,9 @@ namespace crawl {
 // How long a worker may stay silent before the window calls it dead: the workers' lease lifetime, after
 // which its leases expire and its URLs go to the others (cli/clusterworkerrunner's kLeaseTtlMs).
 inline constexpr qint64 kClusterWorkerDeadAfterMs = 10000;
+
+// Per-host overrides as the shared budget stores them: host ("host:port") -> {in flight, stored interval}.
+using ClusterHostLimits = QHash<QString, QPair<int, qint64>>;
 
 // One worker as the window shows it.
 struct ClusterWorkerView {

@@ -284,6 +284,32 @@ private Q_SLOTS:
         window.detachFromCluster();
     }
 
+    // A host's own limits chosen in the window while attached become that host's shared override (as
+    // --host-limit stores it, the interval with its guard); removed, the host follows the crawl's limits.
+    void hostOverrideIsShared() {
+        const QString name = QStringLiteral("overrides");
+        RedisConnection connection(m_server.url());
+        QVERIFY(ClusterQueue(connection, name).createCrawl({}));
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        QVERIFY(attachByDialog(window, clusterUrl(), name));
+        QVERIFY(QTest::qWaitFor([&] { return window.clusterSession()->lastSnapshot().connected; }, 10'000));
+        const QByteArray hostKey = clusterKeyPrefix(name) + "host:h.test:80";
+        const auto field = [&](const char *key) { return connection.command({"HGET", hostKey, key}).text; };
+        QSignalSpy written(window.clusterSession(), &ui::ClusterSession::limitsWritten);
+        window.setHostOverride(QStringLiteral("h.test:80"), HostOverride{2, 100});
+        QVERIFY(written.wait(5'000));
+        QVERIFY(written.last().at(0).toBool());
+        QCOMPARE(field("o_inflight"), QByteArray("2"));
+        QCOMPARE(field("o_interval"), QByteArray("140"));
+        window.setHostOverride(QStringLiteral("h.test:80"), std::nullopt);
+        QVERIFY(written.wait(5'000));
+        QVERIFY(field("o_inflight").isEmpty());
+        QVERIFY(field("o_interval").isEmpty());
+        window.detachFromCluster();
+    }
+
     // Attached through the dialog before two real workers start: the workers page lists both alive, and
     // the Results table gets exactly the rows the coordinator's CSV gets (the window's reader mark keeps
     // the coordinator from trimming rows the window has not read).

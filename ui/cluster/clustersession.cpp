@@ -63,8 +63,14 @@ void ClusterSession::setLimits(const crawl::CrawlLimits &limits) {
     const crawl::ClusterLimits shared = crawl::clusterLimitsFor(
         limits, crawl::FetchPolicy{}, m_last.limits,
         {QStringLiteral("concurrency"), QStringLiteral("per-host"), QStringLiteral("interval-ms")});
+    crawl::ClusterHostLimits overrides;
+    const QHash<QString, crawl::ClusterHostOverride> stored =
+        crawl::clusterHostOverridesFor(limits.withCanonicalHostKeys());
+    for (auto it = stored.cbegin(); it != stored.cend(); ++it)
+        overrides.insert(it.key(), {it->inFlight, it->intervalMs});
     QMetaObject::invokeMethod(
-        m_watcher, [watcher = m_watcher, shared] { watcher->setSharedLimits(shared); }, Qt::QueuedConnection);
+        m_watcher, [watcher = m_watcher, shared, overrides] { watcher->setSharedLimits(shared, overrides); },
+        Qt::QueuedConnection);
 }
 
 crawl::CrawlLimits ClusterSession::panelLimits(const crawl::ClusterLimits &shared, crawl::CrawlLimits base) {

@@ -31,8 +31,9 @@ public:
     QString redactedUrl() const { return m_url.redacted(); }
     const crawl::ClusterWatchSnapshot &lastSnapshot() const { return m_last; }
 
-    // The panel's global cap, per-host limit and interval as the shared limits (what --cluster-set
-    // writes, the interval guard included). Every worker obeys from its next lease.
+    // The panel's global cap, per-host limit and interval, and the hosts table's per-host limits, as the
+    // shared limits (what --cluster-set writes, the interval guard included). Every worker obeys from its
+    // next lease.
     void setLimits(const crawl::CrawlLimits &limits);
     // The shared limits in the panel's terms (the guard taken off the interval).
     static crawl::CrawlLimits panelLimits(const crawl::ClusterLimits &shared, crawl::CrawlLimits base);
