@@ -132,9 +132,11 @@ void ClusterWatcher::poll() {
             m_lastStartsAtMs = s.serverNowMs;
             if (!s.counts.error.isEmpty())
                 problem = s.counts.error;
-            else if (!m_queue->crawlExists())
-                problem = QStringLiteral("the crawl \"%1\" is no longer in %2")
-                              .arg(m_settings.crawlName, m_settings.url.redacted());
+            else if (!m_queue->crawlExists()) // false also when Redis went away meanwhile: say which
+                problem = m_connection->isConnected()
+                              ? QStringLiteral("the crawl \"%1\" is no longer in %2")
+                                    .arg(m_settings.crawlName, m_settings.url.redacted())
+                              : m_connection->lastError();
         }
     }
     s.connected = problem.isEmpty();
