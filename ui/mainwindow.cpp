@@ -1,6 +1,9 @@
 #include "mainwindow.h"
 
 #include "charts/chartspanel.h"
+#include "cluster/clusterattachdialog.h"
+#include "cluster/clustersession.h"
+#include "cluster/clusterworkerspage.h"
 #include "crawlfiles/crawlfileinfo.h"
 #include "crawlfiles/crawlfileloader.h"
 #include "crawlfiles/crawlfilename.h"
@@ -114,6 +117,7 @@ MainWindow::MainWindow(QWidget *parent)
     createViewMenu();
     createCrawlFileActions();
     m_status = new CrawlStatusBar(statusBar());
+    createClusterActions();
 
     // The crawl must never make the window stutter: its threads yield the CPU to the GUI thread.
     m_engine->setWorkerNice(5);
@@ -140,7 +144,8 @@ MainWindow::MainWindow(QWidget *parent)
     // are not written back to the settings.
     connect(m_limits, &LimitsPanel::limitsEdited, this, [this] {
         applyLimits();
-        saveLimits();
+        if (!m_cluster->isAttached()) // the shared crawl's limits are not this window's defaults
+            saveLimits();
     });
     connect(m_limits, &LimitsPanel::fetchPolicyEdited, this, [this] {
         applyFetchPolicy();
@@ -175,6 +180,7 @@ MainWindow::~MainWindow() {
     m_crawlLoader->cancel();
     m_crawlCopier->cancel();
     disconnect(m_engine, nullptr, this, nullptr);
+    disconnect(m_cluster, nullptr, this, nullptr); // its destructor detaches after this window's members
 }
 
 QTextBrowser *MainWindow::failureDetails() const {
@@ -748,6 +754,10 @@ void MainWindow::loadText(const QByteArray &utf8, const QString &displayName) {
 }
 
 void MainWindow::loadSource(const crawl::InputSource &source, const QString &displayName) {
+    if (m_cluster->isAttached()) {
+        statusBar()->showMessage(tr("Detach from the cluster before loading a list"), 5'000);
+        return;
+    }
     if (crawl::isActive(m_engine->state())) {
         statusBar()->showMessage(tr("Stop the running crawl before loading another list"), 5'000);
         return;
@@ -802,7 +812,7 @@ void MainWindow::startCrawl() {
         statusBar()->showMessage(tr("Open or paste a URL list first"), 5'000);
         return;
     }
-    if (crawl::isActive(m_engine->state()))
+    if (crawl::isActive(m_engine->state()) || m_cluster->isAttached())
         return;
     m_crawlLoader->cancel();
     clearCrawlViews();
@@ -1007,6 +1017,10 @@ void MainWindow::applyLimits() {
     crawl::CrawlLimits limits = m_engine->limits();
     m_limits->applyTo(&limits);
     limits.hostOverrides = m_overrides;
+    if (m_cluster && m_cluster->isAttached()) { // attached: the panel steers every worker instead
+        m_cluster->setLimits(limits);
+        return;
+    }
     m_engine->setLimits(limits);
 }
 
@@ -1101,7 +1115,10 @@ void MainWindow::updateStatus(const crawl::CrawlSnapshot &s) {
 
 void MainWindow::updateActions() {
     const crawl::CrawlState state = m_engine->state();
-    const bool active = crawl::isActive(state);
+    const bool attached = m_cluster->isAttached(); // watching a shared crawl: no local one meanwhile
+    const bool active = crawl::isActive(state) || attached;
+    m_attachCluster->setEnabled(!crawl::isActive(state));
+    m_detachCluster->setEnabled(attached);
     m_actions->open->setEnabled(!active);
     m_actions->paste->setEnabled(!active);
     m_actions->start->setEnabled(!active);
@@ -1109,10 +1126,12 @@ void MainWindow::updateActions() {
     m_recentCrawls->setOpenEnabled(!active);
     m_openCrawl->setEnabled(!active);
     m_saveCrawl->setEnabled(!m_crawlFile.isEmpty());
-    m_actions->pause->setEnabled(state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused);
+    const bool steerable =
+        !attached && (state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused);
+    m_actions->pause->setEnabled(steerable);
     m_actions->setPauseShowsResume(state == crawl::CrawlState::Paused);
-    m_actions->stop->setEnabled(state == crawl::CrawlState::Running || state == crawl::CrawlState::Paused);
-    const bool canRetry = m_results->failureCount() > 0 && state != crawl::CrawlState::Stopping;
+    m_actions->stop->setEnabled(steerable);
+    const bool canRetry = m_results->failureCount() > 0 && state != crawl::CrawlState::Stopping && !attached;
     m_actions->retry->setEnabled(canRetry);
     m_actions->retryAll->setEnabled(canRetry);
     m_actions->retrySelected->setEnabled(canRetry);
@@ -1296,6 +1315,109 @@ void MainWindow::writeSettings() const {
     settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
     if (m_limitsEdited)
         m_limits->saveSettings(settings);
+}
+
+// --- a shared crawl (File > Attach to Cluster…) ---------------------------------------------------------
+
+void MainWindow::createClusterActions() {
+    m_cluster = new ClusterSession(this);
+    m_workersPage = new ClusterWorkersPage(this); // a tab while attached
+    m_workersPage->setObjectName(QStringLiteral("workersPage"));
+    m_workersPage->hide();
+    QMenu *file = m_actions->fileMenu();
+    QAction *before = m_actions->exportView;
+    m_attachCluster = new QAction(tr("Attach to C&luster…"), this);
+    m_attachCluster->setObjectName(QStringLiteral("attachCluster"));
+    m_attachCluster->setToolTip(tr("Watch and steer a crawl shared by workers through Redis"));
+    m_detachCluster = new QAction(tr("&Detach from Cluster"), this);
+    m_detachCluster->setObjectName(QStringLiteral("detachCluster"));
+    file->insertAction(before, m_attachCluster);
+    file->insertAction(before, m_detachCluster);
+    file->insertSeparator(before);
+    connect(m_attachCluster, &QAction::triggered, this, &MainWindow::showAttachToCluster);
+    connect(m_detachCluster, &QAction::triggered, this, &MainWindow::detachFromCluster);
+
+    connect(m_cluster, &ClusterSession::attachedChanged, this, &MainWindow::onClusterAttached);
+    connect(m_cluster, &ClusterSession::resultsReady, this, &MainWindow::onResults);
+    connect(m_cluster, &ClusterSession::snapshotReady, this, &MainWindow::onSnapshot);
+    connect(m_cluster, &ClusterSession::clusterSnapshot, this, [this](const crawl::ClusterWatchSnapshot &s) {
+        m_workersPage->setSnapshot(s);
+        if (s.connected && !m_clusterLimitsShown) { // the panel starts from the shared limits
+            m_clusterLimitsShown = true;
+            crawl::FetchPolicy policy = m_engine->fetchPolicy();
+            m_limits->applyTo(&policy);
+            m_limits->setValues(ClusterSession::panelLimits(s.limits, m_engine->limits()), policy);
+        }
+    });
+    connect(m_cluster, &ClusterSession::connectionChanged, this,
+            [this](bool connected, const QString &problem) {
+                statusBar()->showMessage(connected ? tr("Reconnected to %1").arg(m_cluster->redactedUrl())
+                                                   : problem,
+                                         connected ? 5'000 : 0);
+            });
+    connect(
+        m_cluster, &ClusterSession::limitsWritten, this,
+        [this](bool ok, qint64 version, const QString &error) {
+            statusBar()->showMessage(
+                ok ? tr("Shared limits changed (version %1): every worker obeys within a second").arg(version)
+                   : tr("Cannot change the shared limits: %1").arg(error),
+                8'000);
+        });
+}
+
+ClusterAttachDialog *MainWindow::showAttachToCluster() {
+    if (!m_attachDialog) {
+        m_attachDialog = new ClusterAttachDialog(this);
+        m_attachDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_attachDialog, &QDialog::accepted, this,
+                [this] { attachToCluster(m_attachDialog->url(), m_attachDialog->crawlName()); });
+    }
+    m_attachDialog->show();
+    m_attachDialog->raise();
+    return m_attachDialog;
+}
+
+void MainWindow::attachToCluster(const crawl::RedisUrl &url, const QString &crawlName) {
+    if (crawl::isActive(m_engine->state())) {
+        statusBar()->showMessage(tr("Stop the running crawl before attaching to a cluster"), 5'000);
+        return;
+    }
+    m_crawlLoader->cancel();
+    clearCrawlViews();
+    m_crawlFile.clear();
+    m_crawlFileLive = false;
+    m_input.reset();
+    m_inputName = crawlName;
+    m_banner->hide();
+    m_clusterLimitsShown = false;
+    m_cluster->attach(url, crawlName);
+    statusBar()->showMessage(tr("Watching crawl \"%1\" on %2").arg(crawlName, url.redacted()), 8'000);
+}
+
+void MainWindow::detachFromCluster() {
+    if (!m_cluster->isAttached())
+        return;
+    flushResults();
+    m_cluster->detach();
+    statusBar()->showMessage(tr("Detached: the workers go on without this window"), 8'000);
+}
+
+void MainWindow::onClusterAttached(bool attached) {
+    const int index = m_tabs->indexOf(m_workersPage);
+    if (attached && index < 0) {
+        m_tabs->insertTab(0, m_workersPage, tr("&Workers"));
+        m_tabs->setCurrentWidget(m_workersPage);
+        showCrawlViews();
+    } else if (!attached) {
+        if (index >= 0)
+            m_tabs->removeTab(index);
+        m_workersPage->clear();
+        // Back to this window's own limits.
+        QSettings settings;
+        m_limits->loadSettings(settings);
+        applyLimits();
+    }
+    updateActions();
 }
 
 } // namespace ui

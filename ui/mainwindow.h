@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cluster/redisurl.h"
 #include "input/inputsource.h"
 #include "input/urllistreader.h"
 #include "model/breakerevent.h"
@@ -39,6 +40,9 @@ struct CrawlResult;
 namespace ui {
 
 class ChartsPanel;
+class ClusterAttachDialog;
+class ClusterSession;
+class ClusterWorkersPage;
 class CrawlFileLoader;
 class CrawlFileSummaryReader;
 class CrawlFilesDialog;
@@ -137,6 +141,14 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     CrawlRulesEditor *crawlRules() const { return m_rules; } // robots.txt, scope, acceptance
 
+    // File > Attach to Cluster…: the window watches and steers a shared crawl (docs/cluster.md) instead
+    // of running one; Start is off until Detach.
+    ClusterAttachDialog *showAttachToCluster();
+    void attachToCluster(const crawl::RedisUrl &url, const QString &crawlName);
+    void detachFromCluster();
+    ClusterSession *clusterSession() const { return m_cluster; }
+    ClusterWorkersPage *workersPage() const { return m_workersPage; }
+
 Q_SIGNALS:
     void listLoaded(const crawl::UrlListScan &scan);
     void exportFinished(bool ok, const QString &path, qint64 rows, const QString &error);
@@ -173,6 +185,8 @@ private:
     void showCrawlViews(); // instead of the empty state
     void clearCrawlViews();
     void createCrawlFileActions();
+    void createClusterActions();
+    void onClusterAttached(bool attached);
     void openCrawlDialog();
     void saveCrawlDialog();
     void onCrawlFileLoaded(const CrawlFileInfo &info);
@@ -223,6 +237,12 @@ private:
     QAction *m_manageCrawls = nullptr;
     QPointer<QMessageBox> m_resumeOffer;
     QPointer<CrawlFilesDialog> m_crawlFilesDialog;
+    ClusterSession *m_cluster = nullptr;
+    ClusterWorkersPage *m_workersPage = nullptr;
+    QPointer<ClusterAttachDialog> m_attachDialog;
+    QAction *m_attachCluster = nullptr;
+    QAction *m_detachCluster = nullptr;
+    bool m_clusterLimitsShown = false; // the panel shows the shared limits (set once per attach)
     QString m_crawlsFolder;
     QString m_crawlFile;                // the crawl file shown
     bool m_crawlFileLive = false;       // the engine journals into m_crawlFile (else it was opened read-only)

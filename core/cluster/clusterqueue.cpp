@@ -286,14 +286,33 @@ qint64 ClusterQueue::trimResults(const QByteArray &upToStreamId) {
         return -1;
     }
     const QByteArray minId = QByteArray::number(ms) + '-' + QByteArray::number(seq + 1);
-    const RedisReply reply = m_connection.command(
-        {QByteArrayLiteral("XTRIM"), m_prefix + "results", QByteArrayLiteral("MINID"), minId},
-        RedisConnection::Replay::AfterReconnect);
+    // The script keeps whatever a watching window (markReader) has not read yet.
+    const RedisReply reply =
+        m_connection.evalScript(ClusterScripts::trimResults(), {m_prefix}, {minId, timeArg({})});
     if (reply.isError()) {
         m_lastError = errorText(reply);
         return -1;
     }
     return reply.toInteger();
+}
+
+bool ClusterQueue::markReader(const QByteArray &readerId, const QByteArray &lastStreamId, qint64 ttlMs,
+                              std::optional<qint64> nowMs) {
+    const RedisReply reply =
+        m_connection.evalScript(ClusterScripts::markReader(), {m_prefix},
+                                {readerId, lastStreamId.isEmpty() ? QByteArrayLiteral("0-0") : lastStreamId,
+                                 QByteArray::number(ttlMs), timeArg(nowMs)});
+    if (reply.isError())
+        m_lastError = errorText(reply);
+    return !reply.isError();
+}
+
+bool ClusterQueue::dropReader(const QByteArray &readerId) {
+    const RedisReply reply = m_connection.command({QByteArrayLiteral("HDEL"), m_prefix + "readers", readerId},
+                                                  RedisConnection::Replay::AfterReconnect);
+    if (reply.isError())
+        m_lastError = errorText(reply);
+    return !reply.isError();
 }
 
 QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int count, QByteArray *nextCursor,

@@ -74,7 +74,13 @@ public:
     QList<ClusterResultRecord> readResults(const QByteArray &afterStreamId, int count);
     // Drops results up to and including streamId, once the collector has committed them (the stream would
     // otherwise hold every result of the crawl). Returns how many were dropped, -1 on error.
+    // Never drops what a live reader (markReader) has not read yet.
     qint64 trimResults(const QByteArray &upToStreamId);
+    // A window watching the results stream: it has read up to lastStreamId (empty: nothing yet), so
+    // trimResults keeps everything after it for ttlMs (refresh it while reading; dropReader when done).
+    bool markReader(const QByteArray &readerId, const QByteArray &lastStreamId, qint64 ttlMs,
+                    std::optional<qint64> nowMs = {});
+    bool dropReader(const QByteArray &readerId);
 
     // One page of the crawl's hosts with their budget state; start with cursor "0", stop when *nextCursor
     // is "0" again (SSCAN: a host may appear twice across pages, none is missed).

@@ -25,6 +25,7 @@ namespace {
 //   P counts           hash: nextid, enqueued, duplicates, queued, leased, delayed, done, expired
 //   P batches          hash: enqueue batch id -> "added duplicates" (replays count once)
 //   P workers          zset: worker id -> last heartbeat;  P w:<id>  hash: inflight, rate, hb
+//   P readers          hash: reader id (a window watching) -> "<expiry ms> <last stream id read>"
 // Reasons a start is refused: 1 paused (Retry-After), 2 breaker open, 3 start interval, 4 host in-flight
 // limit, 5 global in-flight cap.
 constexpr char kPrelude[] = R"lua(
@@ -494,6 +495,43 @@ for _, id in ipairs(redis.call('ZRANGE', P .. 'workers', 0, -1)) do
     out[#out + 1] = num(w[3], 0)
 end
 return out
+)lua");
+    return script;
+}
+
+// ARGV: reader id, last stream id read ("0-0": none yet), ttl ms, now. A window watching the results stream
+// says how far it has read, so trimResults keeps what it has not; an entry expires unless refreshed.
+const RedisScript &markReader() {
+    static const RedisScript script = withPrelude(R"lua(
+local now = now_ms(ARGV[4])
+redis.call('HSET', P .. 'readers', ARGV[1], (now + tonumber(ARGV[3])) .. ' ' .. ARGV[2])
+return now
+)lua");
+    return script;
+}
+
+// ARGV: first stream id to keep ("ms-seq"), now. Trims the results stream before that id, but never past
+// what a live reader (markReader) has not read yet; expired readers are dropped. Returns entries removed.
+const RedisScript &trimResults() {
+    static const RedisScript script = withPrelude(R"lua(
+local now = now_ms(ARGV[2])
+local function split(id)
+    local ms, seq = string.match(id, '^(%d+)-(%d+)$')
+    return tonumber(ms), tonumber(seq)
+end
+local keepMs, keepSeq = split(ARGV[1])
+local readers = redis.call('HGETALL', P .. 'readers')
+for i = 1, #readers, 2 do
+    local expiry, pos = string.match(readers[i + 1], '^(%d+) (.*)$')
+    local ms, seq
+    if pos then ms, seq = split(pos) end
+    if expiry == nil or tonumber(expiry) < now or ms == nil then
+        redis.call('HDEL', P .. 'readers', readers[i])
+    elseif ms < keepMs or (ms == keepMs and seq + 1 < keepSeq) then
+        keepMs, keepSeq = ms, seq + 1
+    end
+end
+return redis.call('XTRIM', P .. 'results', 'MINID', string.format('%d-%d', keepMs, keepSeq))
 )lua");
     return script;
 }

@@ -34,6 +34,8 @@ const RedisScript &retryLater();
 const RedisScript &expireLeases();
 const RedisScript &heartbeat();
 const RedisScript &workers();
+const RedisScript &markReader();
+const RedisScript &trimResults();
 } // namespace ClusterScripts
 
 } // namespace crawl

@@ -1,0 +1,203 @@
+#include "cluster/clusterwatcher.h"
+
+#include "cluster/clusterhostbudget.h"
+#include "cluster/clusterqueue.h"
+#include "cluster/clusterresultcodec.h"
+#include "cluster/redisconnection.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QRandomGenerator>
+#include <QSysInfo>
+#include <QTimer>
+
+namespace crawl {
+
+namespace {
+// A reader mark outlives a few missed refreshes (a Redis restart), not a window that went away.
+constexpr qint64 kReaderTtlMs = 30000;
+constexpr int kMaxHostPages = 50; // x 200 hosts: the table's bound, so one poll stays short
+constexpr int kHostsPerPage = 200;
+} // namespace
+
+ClusterWatcher::ClusterWatcher(Settings settings, QObject *parent)
+    : QObject(parent)
+    , m_settings(std::move(settings))
+    , m_readerId(QByteArrayLiteral("window-") + QSysInfo::machineHostName().toUtf8() + '-' +
+                 QByteArray::number(QCoreApplication::applicationPid()) + '-' +
+                 QByteArray::number(QRandomGenerator::system()->generate(), 16)) {}
+
+ClusterWatcher::~ClusterWatcher() = default;
+
+void ClusterWatcher::start() {
+    m_since.start();
+    RedisConnection::Options options;
+    // Short: a poll that cannot reach Redis reports it and tries again next second, so stop() is never
+    // kept waiting long by a reconnect.
+    options.connectTimeoutMs = 1000;
+    options.commandTimeoutMs = 3000;
+    options.reconnectDeadlineMs = 500;
+    options.clientName = m_readerId;
+    m_connection = std::make_unique<RedisConnection>(m_settings.url, options);
+    m_queue = std::make_unique<ClusterQueue>(*m_connection, m_settings.crawlName);
+    m_budget = std::make_unique<ClusterHostBudget>(*m_connection, m_settings.crawlName);
+    m_pollTimer = new QTimer(this);
+    m_pollTimer->setInterval(m_settings.pollIntervalMs);
+    connect(m_pollTimer, &QTimer::timeout, this, &ClusterWatcher::poll);
+    m_resultsTimer = new QTimer(this);
+    m_resultsTimer->setInterval(m_settings.resultsIntervalMs);
+    connect(m_resultsTimer, &QTimer::timeout, this, &ClusterWatcher::readResults);
+    // Marked before the first read: from now on the coordinator keeps every row this watcher has not read.
+    m_queue->markReader(m_readerId, m_lastStreamId, kReaderTtlMs);
+    poll();
+    readResults();
+    m_pollTimer->start();
+    m_resultsTimer->start();
+}
+
+void ClusterWatcher::stop() {
+    if (m_stopped)
+        return;
+    m_stopped = true;
+    if (m_pollTimer)
+        m_pollTimer->stop();
+    if (m_resultsTimer)
+        m_resultsTimer->stop();
+    if (m_connection && m_connection->isConnected())
+        m_queue->dropReader(m_readerId);
+    if (m_connection)
+        m_connection->disconnect();
+}
+
+bool ClusterWatcher::ensureConnected(QString *problem) {
+    if (m_connection->isConnected())
+        return true;
+    if (m_connection->connect())
+        return true;
+    *problem = m_connection->lastError();
+    return false;
+}
+
+void ClusterWatcher::poll() {
+    if (m_stopped)
+        return;
+    ClusterWatchSnapshot s;
+    s.crawlName = m_settings.crawlName;
+    s.redactedUrl = m_settings.url.redacted();
+    s.watchingForMs = m_since.elapsed();
+    s.resultsSeen = m_seenIds.size();
+    s.resultsOk = m_resultsOk;
+    s.resultsFailed = m_resultsFailed;
+    QString problem;
+    if (ensureConnected(&problem)) {
+        const qint64 localBefore = QDateTime::currentMSecsSinceEpoch();
+        const QList<WorkerStatus> workers = m_queue->workers(&s.serverNowMs);
+        problem = m_queue->lastError();
+        if (s.serverNowMs > 0) {
+            problem.clear();
+            s.localMinusServerMs = localBefore - s.serverNowMs;
+            s.workers = clusterWorkerViews(workers, s.serverNowMs, m_settings.workerDeadAfterMs);
+            s.counts = m_queue->counts();
+            if (const std::optional<ClusterLimits> limits = m_budget->limits())
+                s.limits = *limits;
+            s.inputComplete =
+                m_queue->settings().value(QStringLiteral("input_complete")) == QLatin1String("1");
+            QByteArray cursor = QByteArrayLiteral("0");
+            for (int page = 0; page < kMaxHostPages; ++page) {
+                QByteArray next;
+                s.hosts += m_queue->hostsPage(cursor, kHostsPerPage, &next, s.serverNowMs);
+                if (next == "0" || next.isEmpty())
+                    break;
+                cursor = next;
+            }
+            // SSCAN may return a host twice across pages: keep the last sighting of each.
+            QHash<QString, qsizetype> seen;
+            QList<ClusterHostRow> unique;
+            for (const ClusterHostRow &row : std::as_const(s.hosts)) {
+                if (const auto it = seen.constFind(row.host); it != seen.cend()) {
+                    unique[*it] = row;
+                } else {
+                    seen.insert(row.host, unique.size());
+                    unique.append(row);
+                }
+            }
+            s.hosts = unique;
+            qint64 starts = 0;
+            for (const ClusterHostRow &row : std::as_const(s.hosts))
+                starts += row.status.starts;
+            if (m_lastStarts >= 0 && s.serverNowMs > m_lastStartsAtMs)
+                s.startsPerSec = static_cast<double>(std::max<qint64>(0, starts - m_lastStarts)) * 1000.0 /
+                                 static_cast<double>(s.serverNowMs - m_lastStartsAtMs);
+            m_lastStarts = starts;
+            m_lastStartsAtMs = s.serverNowMs;
+            if (!s.counts.error.isEmpty())
+                problem = s.counts.error;
+            else if (!m_queue->crawlExists()) // false also when Redis went away meanwhile: say which
+                problem = m_connection->isConnected()
+                              ? QStringLiteral("the crawl \"%1\" is no longer in %2")
+                                    .arg(m_settings.crawlName, m_settings.url.redacted())
+                              : m_connection->lastError();
+        }
+    }
+    s.connected = problem.isEmpty();
+    if (!s.connected)
+        s.problem = QStringLiteral("disconnected, retrying: %1").arg(problem);
+    Q_EMIT snapshotReady(s);
+}
+
+void ClusterWatcher::readResults() {
+    if (m_stopped || !m_connection->isConnected())
+        return; // poll() reconnects and reports; reading resumes from m_lastStreamId
+    QList<CrawlResult> batch;
+    for (int round = 0; round < 10; ++round) {
+        const QList<ClusterResultRecord> page =
+            m_queue->readResults(m_lastStreamId, m_settings.resultsPerRead);
+        for (const ClusterResultRecord &record : page) {
+            CrawlResult row = ClusterResultCodec::decode(record.fields);
+            if (m_seenIds.contains(row.id))
+                continue; // the coordinator drops repeats too: one row per URL
+            m_seenIds.insert(row.id);
+            (row.outcome == Outcome::Ok ? m_resultsOk : m_resultsFailed) += 1;
+            batch.append(std::move(row));
+        }
+        if (!page.isEmpty())
+            m_lastStreamId = page.last().streamId;
+        if (page.size() < m_settings.resultsPerRead)
+            break;
+    }
+    // Refreshed on every read (not only when rows came): the mark must outlive a quiet spell.
+    m_queue->markReader(m_readerId, m_lastStreamId, kReaderTtlMs);
+    if (!batch.isEmpty())
+        Q_EMIT resultsReady(batch);
+}
+
+void ClusterWatcher::setSharedLimits(const ClusterLimits &wanted, const ClusterHostLimits &hostOverrides) {
+    QString problem;
+    if (!ensureConnected(&problem)) {
+        Q_EMIT limitsWritten(false, 0, problem);
+        return;
+    }
+    std::optional<ClusterLimits> limits = m_budget->limits();
+    if (!limits) {
+        Q_EMIT limitsWritten(false, 0, m_budget->lastError());
+        return;
+    }
+    limits->globalInFlight = wanted.globalInFlight;
+    limits->perHostInFlight = wanted.perHostInFlight;
+    limits->intervalMs = wanted.intervalMs;
+    std::optional<qint64> version = m_budget->setLimits(*limits);
+    for (auto it = hostOverrides.cbegin(); version && it != hostOverrides.cend(); ++it) {
+        version = m_budget->setHostOverride(it.key(), it.value().first, it.value().second);
+        m_overriddenHosts.insert(it.key());
+    }
+    for (const QString &host : QSet<QString>(m_overriddenHosts)) {
+        if (!version || hostOverrides.contains(host))
+            continue;
+        version = m_budget->setHostOverride(host, std::nullopt, std::nullopt); // back to the crawl's limits
+        m_overriddenHosts.remove(host);
+    }
+    Q_EMIT limitsWritten(version.has_value(), version.value_or(0),
+                         version ? QString() : m_budget->lastError());
+}
+
+} // namespace crawl

@@ -1,0 +1,91 @@
+#include "cluster/clusterwatchsnapshot.h"
+
+#include <algorithm>
+
+namespace crawl {
+
+QString clusterWorkerHost(const QString &workerId) {
+    const qsizetype last = workerId.lastIndexOf(QLatin1Char('-'));
+    const qsizetype pid = last > 0 ? workerId.lastIndexOf(QLatin1Char('-'), last - 1) : -1;
+    return pid > 0 ? workerId.left(pid) : workerId;
+}
+
+QList<ClusterWorkerView> clusterWorkerViews(const QList<WorkerStatus> &workers, qint64 serverNowMs,
+                                            qint64 deadAfterMs) {
+    QList<ClusterWorkerView> out;
+    out.reserve(workers.size());
+    for (const WorkerStatus &worker : workers) {
+        ClusterWorkerView view;
+        view.status = worker;
+        view.host = clusterWorkerHost(worker.id);
+        view.heartbeatAgeMs = std::max<qint64>(0, serverNowMs - worker.lastHeartbeatMs);
+        view.dead = isWorkerDead(worker, serverNowMs, deadAfterMs);
+        if (view.dead) { // a dead worker's last report is stale: it has nothing in flight any more
+            view.status.inFlight = 0;
+            view.status.requestsPerSecond = 0;
+        }
+        out.append(view);
+    }
+    return out;
+}
+
+bool isClusterCrawlFinished(const ClusterWatchSnapshot &s) {
+    const ClusterCounts &c = s.counts;
+    return s.inputComplete && c.queued == 0 && c.leased == 0 && c.delayed == 0 && c.done >= c.enqueued;
+}
+
+CrawlSnapshot toCrawlSnapshot(const ClusterWatchSnapshot &s, qint64 intervalGuardMs) {
+    const auto userInterval = [intervalGuardMs](qint64 stored) {
+        return static_cast<int>(std::max<qint64>(0, stored - intervalGuardMs));
+    };
+    CrawlSnapshot out;
+    out.state = isClusterCrawlFinished(s) ? CrawlState::Finished : CrawlState::Running;
+    out.elapsedMs = s.watchingForMs;
+    out.total = s.inputComplete ? s.counts.enqueued : -1;
+    out.done = s.counts.done;
+    out.ok = s.resultsOk;
+    out.failed = s.resultsFailed;
+    out.duplicates = s.counts.duplicates;
+    out.inFlight = s.counts.leased;
+    out.queued = s.counts.queued + s.counts.delayed;
+    out.startsPerSec = s.startsPerSec;
+    for (const ClusterWorkerView &worker : s.workers)
+        out.throughputPerSec += worker.dead ? 0 : worker.status.requestsPerSecond;
+    if (out.total >= 0 && out.throughputPerSec > 0)
+        out.etaMs = static_cast<qint64>(static_cast<double>(std::max<qint64>(0, out.total - out.done)) /
+                                        out.throughputPerSec * 1000.0);
+    out.limits.globalInFlight = s.limits.globalInFlight;
+    out.limits.perHostInFlight = s.limits.perHostInFlight;
+    out.limits.intervalMs = userInterval(s.limits.intervalMs);
+
+    const qint64 now = s.serverNowMs;
+    for (const ClusterHostRow &row : s.hosts) {
+        const HostBudgetStatus &b = row.status;
+        HostSnapshot host;
+        host.host = row.host;
+        host.inFlight = b.inFlight;
+        host.maxInFlight = host.effectiveMaxInFlight = s.limits.perHostInFlight;
+        host.intervalMs = host.effectiveIntervalMs = userInterval(s.limits.intervalMs);
+        host.queued = b.queued;
+        host.started = b.starts;
+        if (b.pausedUntilMs > now) {
+            host.state = HostState::BackingOff;
+            host.stateUntilMs = b.pausedUntilMs + s.localMinusServerMs;
+        } else if (b.breaker == QLatin1String("open") && b.breakerUntilMs > now) {
+            host.state = HostState::BackingOff;
+            host.stateUntilMs = b.breakerUntilMs + s.localMinusServerMs;
+            host.breakerState = BreakerState::Open;
+        } else if (b.inFlight >= host.maxInFlight) {
+            host.state = HostState::Busy;
+        } else if (b.nextStartMs > now && b.queued > 0) {
+            host.state = HostState::Pacing;
+            host.stateUntilMs = b.nextStartMs + s.localMinusServerMs;
+        }
+        out.hosts.append(host);
+    }
+    std::sort(out.hosts.begin(), out.hosts.end(),
+              [](const HostSnapshot &a, const HostSnapshot &b) { return a.host < b.host; });
+    return out;
+}
+
+} // namespace crawl

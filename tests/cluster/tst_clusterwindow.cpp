@@ -1,0 +1,544 @@
+// The window attached to a shared crawl (File > Attach to Cluster…): a real redis-server, a real
+// coordinator and real worker processes (the crawlscope binary) against the loopback test site, and the
+// window driven through its widgets. What is asserted is what the user sees (workers page, results table,
+// dialog errors) and what the test site saw (the per-host peak after the window changed the limit).
+#include "../core/clitestsupport.h"
+#include "../ui/freshsettings.h"
+#include "cluster/clusterattachdialog.h"
+#include "cluster/clusterhostbudget.h"
+#include "cluster/clusterqueue.h"
+#include "cluster/clustersession.h"
+#include "cluster/clusterwatchsnapshot.h"
+#include "cluster/clusterworkersmodel.h"
+#include "cluster/clusterworkerspage.h"
+#include "cluster/redisconnection.h"
+#include "mainwindow.h"
+#include "models/resultsmodel.h"
+#include "pages/mainactions.h"
+#include "redistestserver.h"
+#include "testsite.h"
+#include "widgets/limitspanel.h"
+#include "widgets/sliderspinbox.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace crawl;
+using testsite::RequestRecord;
+using testsite::TestSite;
+
+namespace {
+
+struct Proc {
+    std::unique_ptr<QProcess> process;
+    QByteArray err;
+    void pump() { err += process->readAllStandardError(); }
+    ~Proc() {
+        if (process && process->state() != QProcess::NotRunning) {
+            process->kill();
+            process->waitForFinished(5000);
+        }
+    }
+};
+
+// Every text a user can read in `root` and its children (labels, fields, combo boxes, titles, tool tips).
+QStringList visibleTexts(QWidget *root) {
+    QStringList out{root->windowTitle(), root->toolTip()};
+    for (QLabel *label : root->findChildren<QLabel *>())
+        out << label->text() << label->toolTip();
+    for (QLineEdit *edit : root->findChildren<QLineEdit *>())
+        out << edit->text() << edit->placeholderText();
+    for (QComboBox *box : root->findChildren<QComboBox *>()) {
+        out << box->currentText();
+        for (int i = 0; i < box->count(); ++i)
+            out << box->itemText(i);
+    }
+    if (auto *window = qobject_cast<QMainWindow *>(root))
+        out << window->statusBar()->currentMessage();
+    return out;
+}
+
+bool anyContains(const QStringList &texts, const QString &secret) {
+    for (const QString &text : texts)
+        if (text.contains(secret))
+            return true;
+    return false;
+}
+
+int peakOf(const QList<RequestRecord> &records) {
+    int peak = 0;
+    for (const RequestRecord &r : records) {
+        int open = 0;
+        for (const RequestRecord &o : records)
+            open += o.startNs <= r.startNs && (o.endNs == 0 || o.endNs > r.startNs) ? 1 : 0;
+        peak = std::max(peak, open);
+    }
+    return peak;
+}
+
+} // namespace
+
+class TestClusterWindow : public QObject {
+    Q_OBJECT
+private:
+    RedisTestServer m_server;
+    QTemporaryDir m_dir;
+
+    QString clusterUrl() const { return QStringLiteral("redis://127.0.0.1:%1/0").arg(m_server.port()); }
+
+    static std::unique_ptr<Proc> start(const QStringList &arguments) {
+        auto proc = std::make_unique<Proc>();
+        proc->process = std::make_unique<QProcess>();
+        proc->process->start(QStringLiteral(CRAWLSCOPE_BINARY), arguments);
+        return proc;
+    }
+    std::unique_ptr<Proc> startWorker(const QString &crawl, int concurrency = 4) {
+        return start({QStringLiteral("--headless"), QStringLiteral("--worker"), QStringLiteral("--cluster"),
+                      clusterUrl(), QStringLiteral("--crawl"), crawl, QStringLiteral("--concurrency"),
+                      QString::number(concurrency)});
+    }
+    std::unique_ptr<Proc> startCoordinator(const QString &crawl, const QByteArray &list, const QString &csv,
+                                           const QStringList &limits) {
+        const QString input = m_dir.filePath(crawl + QStringLiteral(".txt"));
+        if (!clitest::writeFile(input, list))
+            return nullptr;
+        return start(QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), input,
+                                 QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
+                                 QStringLiteral("--output"), csv, QStringLiteral("--quiet"),
+                                 QStringLiteral("--robots"), QStringLiteral("ignore")} +
+                     limits);
+    }
+    // The crawl exists in Redis (the coordinator has created it and stored its limits).
+    bool waitForCrawl(const QString &crawl) {
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawl);
+        return QTest::qWaitFor([&] { return queue.crawlExists() && queue.counts().enqueued > 0; }, 20'000);
+    }
+    static bool waitFinished(Proc &proc, int timeoutMs) {
+        const bool done = QTest::qWaitFor(
+            [&] {
+                proc.pump();
+                return proc.process->state() == QProcess::NotRunning;
+            },
+            timeoutMs);
+        proc.pump();
+        return done;
+    }
+    // Types the URL and crawl into File > Attach to Cluster… and clicks Attach; true once attached.
+    static bool attachByDialog(ui::MainWindow &window, const QString &url, const QString &crawl) {
+        ui::ClusterAttachDialog *dialog = window.showAttachToCluster();
+        if (!QTest::qWaitForWindowExposed(dialog))
+            return false;
+        dialog->urlEdit()->clear();
+        QTest::keyClicks(dialog->urlEdit(), url);
+        dialog->crawlBox()->lineEdit()->clear();
+        QTest::keyClicks(dialog->crawlBox()->lineEdit(), crawl);
+        QTest::mouseClick(dialog->okButton(), Qt::LeftButton);
+        return QTest::qWaitFor([&] { return window.clusterSession()->isAttached(); }, 15'000);
+    }
+    static int rowOfPid(const ui::ClusterWorkersModel *model, qint64 pid) {
+        const QString marker = QLatin1Char('-') + QString::number(pid) + QLatin1Char('-');
+        for (int row = 0; row < model->rowCount(); ++row)
+            if (model->workers()[row].status.id.contains(marker))
+                return row;
+        return -1;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        uitest::useFreshSettings();
+        REDIS_TEST_SERVER_START(m_server);
+        QVERIFY(m_dir.isValid());
+    }
+
+    // Pure parts: a worker's machine from its id; dead after the lease lifetime without a heartbeat.
+    void workerViews() {
+        QCOMPARE(clusterWorkerHost(QStringLiteral("build-box-2-4242-9f3a")), QStringLiteral("build-box-2"));
+        QCOMPARE(clusterWorkerHost(QStringLiteral("odd")), QStringLiteral("odd"));
+        const QList<ClusterWorkerView> views =
+            clusterWorkerViews({WorkerStatus{QStringLiteral("a-1-x"), 3, 2.5, 100'000},
+                                WorkerStatus{QStringLiteral("b-2-y"), 4, 1.0, 89'000}},
+                               100'000 + 500, kClusterWorkerDeadAfterMs);
+        QCOMPARE(views.size(), 2);
+        QVERIFY(!views[0].dead);
+        QCOMPARE(views[0].heartbeatAgeMs, 500);
+        QVERIFY(views[1].dead);
+        QCOMPARE(views[1].status.inFlight, 0); // a dead worker's last report is not shown as live work
+    }
+
+    // The shared crawl's counts and budgets in the local snapshot's shape: progress, a paused host's
+    // countdown on this machine's clock, the guard taken off the interval.
+    void snapshotShape() {
+        ClusterWatchSnapshot s;
+        s.serverNowMs = 1'000'000;
+        s.localMinusServerMs = 250;
+        s.inputComplete = true;
+        s.counts.enqueued = 10;
+        s.counts.done = 4;
+        s.counts.queued = 5;
+        s.counts.leased = 1;
+        s.limits.perHostInFlight = 2;
+        s.limits.intervalMs = 140;
+        ClusterHostRow paused{QStringLiteral("a:80"), {}};
+        paused.status.pausedUntilMs = 1'003'000;
+        paused.status.queued = 5;
+        ClusterHostRow busy{QStringLiteral("b:80"), {}};
+        busy.status.inFlight = 2;
+        s.hosts = {busy, paused};
+        const CrawlSnapshot c = toCrawlSnapshot(s, 40);
+        QCOMPARE(c.state, CrawlState::Running);
+        QCOMPARE(c.total, 10);
+        QCOMPARE(c.done, 4);
+        QCOMPARE(c.inFlight, 1);
+        QCOMPARE(c.limits.intervalMs, 100);
+        QCOMPARE(c.hosts.size(), 2);
+        QCOMPARE(c.hosts[0].host, QStringLiteral("a:80"));
+        QCOMPARE(c.hosts[0].state, HostState::BackingOff);
+        QCOMPARE(c.hosts[0].stateUntilMs, 1'003'250);
+        QCOMPARE(c.hosts[1].state, HostState::Busy);
+        s.counts.done = 10;
+        s.counts.queued = 0;
+        s.counts.leased = 0;
+        QCOMPARE(toCrawlSnapshot(s, 40).state, CrawlState::Finished);
+    }
+
+    // The coordinator's trim keeps what a watching window has not read yet; a reader that stopped
+    // refreshing its mark no longer holds the stream.
+    void trimKeepsWhatALiveReaderHasNotRead() {
+        RedisConnection connection(m_server.url());
+        const QString name = QStringLiteral("trimreader");
+        ClusterQueue queue(connection, name);
+        QVERIFY(queue.createCrawl({}));
+        QVERIFY(ClusterHostBudget(connection, name).setLimits({10, 10, 0, 0, 0}));
+        QList<ClusterUrl> urls;
+        for (int i = 1; i <= 4; ++i)
+            urls.append({QStringLiteral("http://h.test/%1").arg(i), QStringLiteral("http://h.test/%1").arg(i),
+                         QStringLiteral("h.test:80"), i});
+        QCOMPARE(queue.enqueue(urls, "b").added, 4);
+        QList<QByteArray> ids;
+        for (int i = 1; i <= 4; ++i) {
+            const QByteArray lease = "T:" + QByteArray::number(i);
+            QVERIFY(queue.lease("T", lease, 10'000).lease);
+            const AckResult ack = queue.acknowledge("T", lease, {{"outcome", "ok"}, {"status", "200"}});
+            QVERIFY(ack.accepted);
+            ids.append(ack.streamId);
+        }
+        // The window has read the first row; the coordinator has written three.
+        QVERIFY(queue.markReader("window-1", ids[0], 30'000));
+        QCOMPARE(queue.trimResults(ids[2]), 1);
+        QList<ClusterResultRecord> left = queue.readResults({}, 10);
+        QCOMPARE(left.size(), 3);
+        QCOMPARE(left.first().streamId, ids[1]);
+        // A reader that has read nothing yet holds everything there is.
+        QVERIFY(queue.markReader("window-2", {}, 30'000));
+        QCOMPARE(queue.trimResults(ids[3]), 0);
+        QVERIFY(queue.dropReader("window-2"));
+        // Marks that expired are dropped by the trim and hold nothing.
+        QVERIFY(queue.markReader("window-1", ids[0], 1));
+        QTest::qWait(20);
+        QCOMPARE(queue.trimResults(ids[3]), 3);
+        QCOMPARE(queue.readResults({}, 10).size(), 0);
+        QCOMPARE(connection.command({"HLEN", clusterKeyPrefix(name) + "readers"}).toInteger(), 0);
+    }
+
+    // Redis stopped under an attached window: it says "disconnected, retrying" and comes back by itself
+    // once Redis is back; the window never waits for it.
+    void redisGoingAwayIsShownAndRecovered() {
+        RedisTestServer server;
+        REDIS_TEST_SERVER_START(server);
+        {
+            RedisConnection connection(server.url());
+            QVERIFY(ClusterQueue(connection, QStringLiteral("restarting")).createCrawl({}));
+        }
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        QVERIFY(attachByDialog(window, QStringLiteral("redis://127.0.0.1:%1/0").arg(server.port()),
+                               QStringLiteral("restarting")));
+        QLabel *status = window.workersPage()->statusLabel();
+        QVERIFY(QTest::qWaitFor([&] { return status->text().contains(QStringLiteral("0 of 0")); }, 10'000));
+        server.stop();
+        QVERIFY2(
+            QTest::qWaitFor([&] { return status->text().contains(QStringLiteral("disconnected, retrying")); },
+                            10'000),
+            qPrintable(status->text()));
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("disconnected, retrying")));
+        QString error;
+        QVERIFY2(server.start(&error), qPrintable(error));
+        QVERIFY2(QTest::qWaitFor([&] { return status->text().contains(QStringLiteral("0 of 0")); }, 15'000),
+                 qPrintable(status->text()));
+        window.detachFromCluster();
+    }
+
+    // A host's own limits chosen in the window while attached become that host's shared override (as
+    // --host-limit stores it, the interval with its guard); removed, the host follows the crawl's limits.
+    void hostOverrideIsShared() {
+        const QString name = QStringLiteral("overrides");
+        RedisConnection connection(m_server.url());
+        QVERIFY(ClusterQueue(connection, name).createCrawl({}));
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        QVERIFY(attachByDialog(window, clusterUrl(), name));
+        QVERIFY(QTest::qWaitFor([&] { return window.clusterSession()->lastSnapshot().connected; }, 10'000));
+        const QByteArray hostKey = clusterKeyPrefix(name) + "host:h.test:80";
+        const auto field = [&](const char *key) { return connection.command({"HGET", hostKey, key}).text; };
+        QSignalSpy written(window.clusterSession(), &ui::ClusterSession::limitsWritten);
+        window.setHostOverride(QStringLiteral("h.test:80"), HostOverride{2, 100});
+        QVERIFY(written.wait(5'000));
+        QVERIFY(written.last().at(0).toBool());
+        QCOMPARE(field("o_inflight"), QByteArray("2"));
+        QCOMPARE(field("o_interval"), QByteArray("140"));
+        window.setHostOverride(QStringLiteral("h.test:80"), std::nullopt);
+        QVERIFY(written.wait(5'000));
+        QVERIFY(field("o_inflight").isEmpty());
+        QVERIFY(field("o_interval").isEmpty());
+        window.detachFromCluster();
+    }
+
+    // Attached through the dialog before two real workers start: the workers page lists both alive, and
+    // the Results table gets exactly the rows the coordinator's CSV gets (the window's reader mark keeps
+    // the coordinator from trimming rows the window has not read).
+    void attachShowsWorkersAndEveryResult() {
+        TestSite site;
+        const QString a = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
+        const QString b = site.addHost(QHostAddress(QStringLiteral("127.0.0.3")));
+        QVERIFY(!a.isEmpty() && !b.isEmpty());
+        const QByteArray list = site.urlList(a, 30, QStringLiteral("/a%1?ms=60")) +
+                                site.urlList(b, 30, QStringLiteral("/b%1?ms=60")) +
+                                (site.baseUrl(b) + QStringLiteral("/gone?status=404\n")).toUtf8();
+        const QString csv = m_dir.filePath(QStringLiteral("watched.csv"));
+        auto coordinator = startCoordinator(QStringLiteral("watched"), list, csv,
+                                            {QStringLiteral("--per-host"), QStringLiteral("2")});
+        QVERIFY(coordinator);
+        QVERIFY(waitForCrawl(QStringLiteral("watched")));
+
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        QVERIFY(attachByDialog(window, clusterUrl(), QStringLiteral("watched")));
+        QVERIFY(window.findChild<QAction *>(QStringLiteral("detachCluster"))->isEnabled());
+        QVERIFY(window.tabs()->indexOf(window.workersPage()) >= 0);
+
+        auto w1 = startWorker(QStringLiteral("watched"));
+        auto w2 = startWorker(QStringLiteral("watched"));
+        ui::ClusterWorkersModel *workers = window.workersPage()->model();
+        QVERIFY2(
+            QTest::qWaitFor([&] { return workers->rowCount() == 2 && workers->aliveCount() == 2; }, 20'000),
+            qPrintable(window.workersPage()->statusLabel()->text()));
+        QVERIFY(rowOfPid(workers, w1->process->processId()) >= 0);
+        QVERIFY(rowOfPid(workers, w2->process->processId()) >= 0);
+        QCOMPARE(workers->data(workers->index(0, ui::ClusterWorkersModel::State)).toString(),
+                 QStringLiteral("alive"));
+        // Attached: no local crawl may start meanwhile.
+        QVERIFY(!window.findChild<ui::MainActions *>()->start->isEnabled());
+
+        QVERIFY2(waitFinished(*coordinator, 90'000), coordinator->err.constData());
+        QCOMPARE(coordinator->process->exitCode(), 0);
+        bool ok = false;
+        const QList<QStringList> rows = clitest::parseCsv(clitest::readFile(csv), &ok);
+        QVERIFY(ok);
+        const int csvRows = int(rows.size()) - 1;
+        QCOMPARE(csvRows, 61);
+        QVERIFY2(QTest::qWaitFor([&] { return window.resultsModel()->rowCount() == csvRows; }, 15'000),
+                 qPrintable(QString::number(window.resultsModel()->rowCount())));
+        QCOMPARE(window.resultsModel()->failureCount(), 1); // the 404
+        QTest::qWait(600); // a late repeat would show up here: one row per URL, still
+        QCOMPARE(window.resultsModel()->rowCount(), csvRows);
+
+        QVERIFY(waitFinished(*w1, 30'000));
+        QVERIFY(waitFinished(*w2, 30'000));
+        window.detachFromCluster();
+        QVERIFY(!window.clusterSession()->isAttached());
+        QVERIFY(window.tabs()->indexOf(window.workersPage()) < 0);
+    }
+
+    // SIGKILL one of two workers: the workers page calls it dead within the lease lifetime (plus a poll),
+    // the other stays alive.
+    void killedWorkerShowsDead() {
+        TestSite site;
+        const QString a = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
+        QVERIFY(!a.isEmpty());
+        const QString csv = m_dir.filePath(QStringLiteral("killed.csv"));
+        auto coordinator =
+            startCoordinator(QStringLiteral("killed"), site.urlList(a, 80, QStringLiteral("/k%1?ms=300")),
+                             csv, {QStringLiteral("--per-host"), QStringLiteral("2")});
+        QVERIFY(coordinator);
+        QVERIFY(waitForCrawl(QStringLiteral("killed")));
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        QVERIFY(attachByDialog(window, clusterUrl(), QStringLiteral("killed")));
+        auto w1 = startWorker(QStringLiteral("killed"));
+        auto w2 = startWorker(QStringLiteral("killed"));
+        ui::ClusterWorkersModel *workers = window.workersPage()->model();
+        QVERIFY(
+            QTest::qWaitFor([&] { return workers->rowCount() == 2 && workers->aliveCount() == 2; }, 20'000));
+        const qint64 killedPid = w1->process->processId();
+        const qint64 alivePid = w2->process->processId();
+        QElapsedTimer since;
+        since.start();
+        w1->process->kill(); // SIGKILL: no goodbye, the heartbeats just stop
+        QVERIFY(w1->process->waitForFinished(5000));
+        const auto isDead = [&](qint64 pid) {
+            const int row = rowOfPid(workers, pid);
+            return row >= 0 && workers->workers()[row].dead;
+        };
+        QVERIFY(QTest::qWaitFor([&] { return isDead(killedPid); }, int(kClusterWorkerDeadAfterMs) + 5'000));
+        QVERIFY2(since.elapsed() >= kClusterWorkerDeadAfterMs - 1'500, "dead before the timeout");
+        const int row = rowOfPid(workers, killedPid);
+        QCOMPARE(workers->data(workers->index(row, ui::ClusterWorkersModel::State)).toString(),
+                 QStringLiteral("dead"));
+        QVERIFY(!isDead(alivePid));
+        QCOMPARE(workers->aliveCount(), 1);
+        QVERIFY(window.workersPage()->statusLabel()->text().contains(QStringLiteral("1 of 2")));
+        window.detachFromCluster();
+        w2->process->terminate();
+        coordinator->process->terminate();
+        QVERIFY(waitFinished(*w2, 20'000));
+        QVERIFY(waitFinished(*coordinator, 20'000));
+    }
+
+    // The per-host limit typed into the Limits panel while attached becomes the shared limit: the test
+    // site sees 1 in flight before and 3 after, whichever worker sends the request.
+    void limitsPanelSteersEveryWorker() {
+        TestSite site;
+        const QString a = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
+        QVERIFY(!a.isEmpty());
+        const QString csv = m_dir.filePath(QStringLiteral("steered.csv"));
+        auto coordinator = startCoordinator(
+            QStringLiteral("steered"), site.urlList(a, 40, QStringLiteral("/s%1?ms=400")), csv,
+            {QStringLiteral("--per-host"), QStringLiteral("1"), QStringLiteral("--interval-ms"),
+             QStringLiteral("0")}); // unpaced: only the in-flight limit bounds the host
+        QVERIFY(coordinator);
+        QVERIFY(waitForCrawl(QStringLiteral("steered")));
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(attachByDialog(window, clusterUrl(), QStringLiteral("steered")));
+        ui::LimitsPanel *panel = window.limitsPanel();
+        // The panel shows the shared limits once the first snapshot is in.
+        QVERIFY(QTest::qWaitFor([&] { return window.clusterSession()->lastSnapshot().connected; }, 10'000));
+        QCOMPARE(panel->perHostInFlight()->value(), 1);
+        QCOMPARE(panel->interval()->value(), 0);
+        auto w1 = startWorker(QStringLiteral("steered"));
+        auto w2 = startWorker(QStringLiteral("steered"));
+        QVERIFY(QTest::qWaitFor([&] { return site.hostRecord(a).requests >= 3; }, 20'000));
+        QCOMPARE(site.hostRecord(a).peakInFlight, 1);
+
+        QSignalSpy written(window.clusterSession(), &ui::ClusterSession::limitsWritten);
+        QSpinBox *spin = panel->perHostInFlight()->spinBox();
+        window.activateWindow();
+        spin->setFocus(Qt::MouseFocusReason);
+        QTRY_VERIFY(spin->hasFocus());
+        QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(spin, QStringLiteral("3"));
+        QTest::keyClick(spin, Qt::Key_Return);
+        QVERIFY(written.wait(5'000));
+        QVERIFY(written.first().at(0).toBool());
+        const qint64 changedNs = TestSite::nowNs();
+        {
+            RedisConnection connection(m_server.url());
+            QCOMPARE(ClusterHostBudget(connection, QStringLiteral("steered")).limits()->perHostInFlight, 3);
+        }
+        QVERIFY2(waitFinished(*coordinator, 90'000), coordinator->err.constData());
+        QCOMPARE(coordinator->process->exitCode(), 0);
+        QList<RequestRecord> before, after;
+        for (const RequestRecord &r : site.requests(a))
+            (r.startNs < changedNs ? before : after).append(r);
+        QCOMPARE(peakOf(before), 1);
+        QCOMPARE(peakOf(after), 3); // reached, never exceeded, by two workers together
+        window.detachFromCluster();
+        QVERIFY(waitFinished(*w1, 30'000));
+        QVERIFY(waitFinished(*w2, 30'000));
+    }
+
+    // Wrong password, closed port, unknown crawl, rediss://: a clear error in the dialog, the dialog stays
+    // open, nothing attached, and the password appears nowhere in the dialog or the window.
+    void dialogErrorsNeverShowThePassword() {
+        RedisTestServer guarded;
+        REDIS_TEST_SERVER_START(guarded, {QStringLiteral("--requirepass"), QStringLiteral("right-horse-9")});
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        ui::ClusterAttachDialog *dialog = window.showAttachToCluster();
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QSignalSpy answered(dialog, &ui::ClusterAttachDialog::probeFinished);
+        const auto tryAttach = [&](const QString &url, const QString &crawl) {
+            answered.clear();
+            dialog->urlEdit()->clear();
+            QTest::keyClicks(dialog->urlEdit(), url);
+            dialog->crawlBox()->lineEdit()->clear();
+            QTest::keyClicks(dialog->crawlBox()->lineEdit(), crawl);
+            QTest::mouseClick(dialog->okButton(), Qt::LeftButton);
+            return answered.wait(15'000) || !answered.isEmpty();
+        };
+        const QString secret = QStringLiteral("wrong-zebra-7");
+
+        QVERIFY(tryAttach(QStringLiteral("redis://:%1@127.0.0.1:%2/0").arg(secret).arg(guarded.port()),
+                          QStringLiteral("any")));
+        QVERIFY2(dialog->errorLabel()->text().contains(QStringLiteral("refused")) ||
+                     dialog->errorLabel()->text().contains(QStringLiteral("WRONGPASS")),
+                 qPrintable(dialog->errorLabel()->text()));
+        QVERIFY(dialog->isVisible());
+        QVERIFY(!window.clusterSession()->isAttached());
+        QVERIFY(!anyContains(visibleTexts(dialog) + visibleTexts(&window), secret));
+        QVERIFY(dialog->urlEdit()->text().contains(QStringLiteral(":***@")));
+
+        // No password in the URL, a wrong one in the environment: refused, and not shown either.
+        qputenv(RedisUrl::kPasswordVariable, "env-wrong-otter-3");
+        QVERIFY(
+            tryAttach(QStringLiteral("redis://127.0.0.1:%1/0").arg(guarded.port()), QStringLiteral("any")));
+        qunsetenv(RedisUrl::kPasswordVariable);
+        QVERIFY(!dialog->errorLabel()->text().isEmpty());
+        QVERIFY(
+            !anyContains(visibleTexts(dialog) + visibleTexts(&window), QStringLiteral("env-wrong-otter-3")));
+
+        // The right password, a crawl that is not there: named as unknown.
+        QVERIFY(tryAttach(QStringLiteral("redis://:right-horse-9@127.0.0.1:%1/0").arg(guarded.port()),
+                          QStringLiteral("nosuchcrawl")));
+        QVERIFY2(dialog->errorLabel()->text().contains(QStringLiteral("no crawl named \"nosuchcrawl\"")),
+                 qPrintable(dialog->errorLabel()->text()));
+        QVERIFY(!anyContains(visibleTexts(dialog) + visibleTexts(&window), QStringLiteral("right-horse-9")));
+
+        // A closed port.
+        quint16 closed = 0;
+        {
+            QTcpServer probe; // a port nobody listens on once it is closed
+            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+            closed = probe.serverPort();
+        }
+        QVERIFY(tryAttach(QStringLiteral("redis://:%1@127.0.0.1:%2/0").arg(secret).arg(closed),
+                          QStringLiteral("any")));
+        QVERIFY2(dialog->errorLabel()->text().contains(QStringLiteral("cannot connect")),
+                 qPrintable(dialog->errorLabel()->text()));
+        QVERIFY(!anyContains(visibleTexts(dialog) + visibleTexts(&window), secret));
+
+        // rediss:// is refused with the reason, before any connection.
+        QVERIFY(tryAttach(QStringLiteral("rediss://:%1@127.0.0.1:%2/0").arg(secret).arg(guarded.port()),
+                          QStringLiteral("any")));
+        QVERIFY(dialog->errorLabel()->text().contains(QStringLiteral("TLS")));
+        QVERIFY(!anyContains(visibleTexts(dialog) + visibleTexts(&window), secret));
+        QVERIFY(!window.clusterSession()->isAttached());
+        dialog->reject();
+    }
+};
+
+QTEST_MAIN(TestClusterWindow)
+#include "tst_clusterwindow.moc"

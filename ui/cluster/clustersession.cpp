@@ -1,0 +1,99 @@
+#include "cluster/clustersession.h"
+
+#include "cluster/clusterwatcher.h"
+#include "clusterlimits.h"
+
+namespace ui {
+
+ClusterSession::ClusterSession(QObject *parent)
+    : QObject(parent) {}
+
+ClusterSession::~ClusterSession() {
+    // The window is going away: let the watcher finish its call (bounded by its Redis timeouts) so no
+    // thread outlives the application.
+    QThread *thread = m_thread;
+    detach();
+    if (thread)
+        thread->wait(10'000);
+}
+
+void ClusterSession::attach(const crawl::RedisUrl &url, const QString &crawlName) {
+    detach();
+    m_url = url;
+    m_crawlName = crawlName;
+    m_last = {};
+    m_connected = true;
+    crawl::ClusterWatcher::Settings settings;
+    settings.url = url;
+    settings.crawlName = crawlName;
+    m_thread = new QThread;
+    m_thread->setObjectName(QStringLiteral("cluster-watcher"));
+    auto *watcher = new crawl::ClusterWatcher(settings);
+    watcher->moveToThread(m_thread);
+    m_watcher = watcher;
+    connect(m_thread, &QThread::finished, watcher, &QObject::deleteLater);
+    connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater);
+    connect(watcher, &crawl::ClusterWatcher::snapshotReady, this, &ClusterSession::onSnapshot);
+    connect(watcher, &crawl::ClusterWatcher::resultsReady, this, &ClusterSession::resultsReady);
+    connect(watcher, &crawl::ClusterWatcher::limitsWritten, this, &ClusterSession::limitsWritten);
+    m_thread->start();
+    QMetaObject::invokeMethod(watcher, &crawl::ClusterWatcher::start, Qt::QueuedConnection);
+    Q_EMIT attachedChanged(true);
+}
+
+void ClusterSession::detach() {
+    if (!m_watcher)
+        return;
+    crawl::ClusterWatcher *watcher = m_watcher;
+    m_watcher = nullptr;
+    disconnect(watcher, nullptr, this, nullptr);
+    // Queued behind whatever the watcher is doing; the thread then ends and deletes it and itself. Nothing
+    // here waits for Redis.
+    QMetaObject::invokeMethod(watcher, &crawl::ClusterWatcher::stop, Qt::QueuedConnection);
+    QThread *thread = m_thread;
+    m_thread = nullptr;
+    QMetaObject::invokeMethod(
+        watcher, [thread] { thread->quit(); }, Qt::QueuedConnection);
+    Q_EMIT attachedChanged(false);
+}
+
+void ClusterSession::setLimits(const crawl::CrawlLimits &limits) {
+    if (!m_watcher)
+        return;
+    const crawl::ClusterLimits shared = crawl::clusterLimitsFor(
+        limits, crawl::FetchPolicy{}, m_last.limits,
+        {QStringLiteral("concurrency"), QStringLiteral("per-host"), QStringLiteral("interval-ms")});
+    crawl::ClusterHostLimits overrides;
+    const QHash<QString, crawl::ClusterHostOverride> stored =
+        crawl::clusterHostOverridesFor(limits.withCanonicalHostKeys());
+    for (auto it = stored.cbegin(); it != stored.cend(); ++it)
+        overrides.insert(it.key(), {it->inFlight, it->intervalMs});
+    QMetaObject::invokeMethod(
+        m_watcher, [watcher = m_watcher, shared, overrides] { watcher->setSharedLimits(shared, overrides); },
+        Qt::QueuedConnection);
+}
+
+crawl::CrawlLimits ClusterSession::panelLimits(const crawl::ClusterLimits &shared, crawl::CrawlLimits base) {
+    base.globalInFlight = shared.globalInFlight;
+    base.perHostInFlight = shared.perHostInFlight;
+    base.intervalMs = static_cast<int>(crawl::userIntervalMs(shared.intervalMs));
+    return base;
+}
+
+void ClusterSession::onSnapshot(const crawl::ClusterWatchSnapshot &snapshot) {
+    // A failed poll carries no counts: keep the last good picture, say only that the link is down.
+    if (snapshot.connected)
+        m_last = snapshot;
+    else
+        m_last.problem = snapshot.problem;
+    m_last.connected = snapshot.connected;
+    if (snapshot.connected != m_connected) {
+        m_connected = snapshot.connected;
+        Q_EMIT connectionChanged(snapshot.connected, snapshot.problem);
+    }
+    Q_EMIT clusterSnapshot(snapshot.connected ? snapshot : m_last);
+    if (snapshot.connected)
+        Q_EMIT snapshotReady(crawl::toCrawlSnapshot(snapshot, crawl::kClusterIntervalGuardMs));
+}
+
+} // namespace ui
