@@ -22,6 +22,7 @@
 #include "model/fetchpolicy.h"
 #include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
+#include "status/guithreadslice.h"
 #include "syntheticresults.h"
 #include "testsite.h"
 
@@ -291,6 +292,16 @@ int main(int argc, char *argv[]) {
     notes.append(
         QStringLiteral("platform %1; Qt %2").arg(QGuiApplication::platformName(), QLatin1String(qVersion())));
 
+    // Experiments: CRAWLSCOPE_BENCH_GUI_SLICE_US asks for that scheduler slice for the GUI thread
+    // (0: the kernel's default); CRAWLSCOPE_BENCH_WORKER_NICE overrides the window's nice for the crawl.
+    if (qEnvironmentVariableIsSet("CRAWLSCOPE_BENCH_GUI_SLICE_US")) {
+        const int sliceUs = qEnvironmentVariableIntValue("CRAWLSCOPE_BENCH_GUI_SLICE_US");
+        if (sliceUs > 0 && !ui::requestShortSchedulerSlice(sliceUs))
+            say("could not set the GUI thread's slice");
+    }
+    out[QStringLiteral("gui_slice_us")] = ui::currentSchedulerSliceUs();
+    notes.append(QStringLiteral("GUI thread scheduler slice %1 us").arg(ui::currentSchedulerSliceUs()));
+
     // --- 1. launch to first paint ------------------------------------------------------------------
     FirstPaintWatcher watcher;
     ui::MainWindow window;
@@ -359,6 +370,11 @@ int main(int argc, char *argv[]) {
         limits.jitter = 0;
         limits.maxRatePerSec = 0;
         window.setLimits(limits, window.engine()->fetchPolicy());
+        if (qEnvironmentVariableIsSet("CRAWLSCOPE_BENCH_WORKER_NICE")) {
+            window.engine()->setWorkerNice(qEnvironmentVariableIntValue("CRAWLSCOPE_BENCH_WORKER_NICE"));
+            notes.append(QStringLiteral("crawl threads at nice %1")
+                             .arg(qEnvironmentVariableIntValue("CRAWLSCOPE_BENCH_WORKER_NICE")));
+        }
 
         struct Phase {
             const char *name;
