@@ -295,6 +295,9 @@ void FetchShard::refreshConfig() {
 }
 
 void FetchShard::startNetwork(int perHostInFlight) {
+    // Before the lanes' HTTP threads exist: they inherit this thread's nice, and they do much of the crawl's
+    // CPU work (pump() lowers it only once the first job arrives, after they were started at nice 0).
+    lowerThreadPriority(m_context->workerNice);
     const int perLane = NetworkLanes::kConnectionsPerLane;
     m_lanes.startLanes(std::max(1, (perHostInFlight + perLane - 1) / perLane));
 }

@@ -107,9 +107,18 @@ ChartsPanel::ChartsPanel(QWidget *parent)
 
     updatePickerText();
     m_timer.setInterval(kRedrawMs);
-    connect(&m_timer, &QTimer::timeout, this, &ChartsPanel::flush);
+    // A hidden panel (its dock closed, the window minimized) draws nothing; it catches up when shown.
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            flush();
+    });
     m_timer.start();
     m_dirty = true;
+    flush();
+}
+
+void ChartsPanel::showEvent(QShowEvent *event) {
+    QWidget::showEvent(event);
     flush();
 }
 

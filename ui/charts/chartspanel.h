@@ -62,6 +62,9 @@ public:
     DistributionCharts *distributionCharts() const { return m_distribution; }
     QTabWidget *pages() const { return m_pages; }
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     QList<ChartBin> visibleBins() const;
     QStringList hostsByActivity(const QList<ChartBin> &bins) const;

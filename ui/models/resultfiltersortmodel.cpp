@@ -3,40 +3,9 @@
 #include "models/resultsmodel.h"
 #include "models/resultsorter.h"
 
-#include <QLatin1StringView>
-
 #include <algorithm>
 
 namespace ui {
-
-namespace {
-
-bool isAscii(const QString &text) {
-    return std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c.unicode() < 0x80; });
-}
-
-inline char asciiLower(char c) {
-    return c >= 'A' && c <= 'Z' ? char(c + ('a' - 'A')) : c;
-}
-
-// ASCII case-insensitive substring search; `needle` is lower-case and non-empty. Bytes >= 0x80 (UTF-8
-// sequences) only ever match themselves, so an ASCII needle finds exactly its ASCII matches.
-bool containsFolded(QByteArrayView hay, QByteArrayView needle) {
-    const qsizetype n = needle.size();
-    const char first = needle[0];
-    for (qsizetype i = 0, last = hay.size() - n; i <= last; ++i) {
-        if (asciiLower(hay[i]) != first)
-            continue;
-        qsizetype j = 1;
-        while (j < n && asciiLower(hay[i + j]) == needle[j])
-            ++j;
-        if (j == n)
-            return true;
-    }
-    return false;
-}
-
-} // namespace
 
 ResultFilterSortModel::ResultFilterSortModel(QObject *parent)
     : QAbstractProxyModel(parent) {}
@@ -71,7 +40,7 @@ void ResultFilterSortModel::setResultsModel(ResultsModel *model) {
             m_rows.clear();
             m_proxyRows.clear();
             // A cleared store interns its texts afresh: an id may name another host now.
-            m_stringMatches.clear();
+            m_textMatch.forgetInternedStrings();
             m_hostAccepted.clear();
             m_reasonChecks.clear();
             refilterRows();
@@ -102,13 +71,27 @@ void ResultFilterSortModel::setFailuresOnly(bool on) {
 }
 
 void ResultFilterSortModel::setTextFilter(const QString &text) {
-    const QString trimmed = text.trimmed();
-    if (trimmed == m_text)
+    if (text.trimmed() == m_textMatch.text())
         return;
-    m_text = trimmed;
-    m_textLatin1 = isAscii(m_text) ? m_text.toLatin1().toLower() : QByteArray();
-    m_stringMatches.clear();
+    m_textMatch = ResultTextMatch(text);
     refilter();
+}
+
+void ResultFilterSortModel::adoptTextFilter(const ResultTextMatch &match, std::vector<int> acceptedRows) {
+    Q_ASSERT(m_results && (acceptedRows.empty() || acceptedRows.back() < m_results->rowCount()));
+    beginResetModel();
+    m_textMatch = match;
+    m_rows = std::move(acceptedRows);
+    m_proxyRows.assign(size_t(m_results->rowCount()), -1);
+    for (size_t proxy = 0; proxy < m_rows.size(); ++proxy)
+        m_proxyRows[size_t(m_rows[proxy])] = int(proxy);
+    m_proxyRowsStale = false;
+    if (m_sortColumn >= 0 && !m_rows.empty()) {
+        m_rows =
+            ResultSorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder).sorted(m_rows);
+        rebuildReverseMap();
+    }
+    endResetModel();
 }
 
 void ResultFilterSortModel::setStatusFilter(const StatusFilter &filter) {
@@ -134,6 +117,10 @@ void ResultFilterSortModel::setAcceptanceFilter(const AcceptanceFilter &filter) 
 }
 
 bool ResultFilterSortModel::acceptsSourceRow(int sourceRow) const {
+    return acceptsSourceRow(sourceRow, m_textMatch);
+}
+
+bool ResultFilterSortModel::acceptsSourceRow(int sourceRow, const ResultTextMatch &text) const {
     const ResultStore &store = m_results->store();
     const crawl::Outcome outcome = store.outcome(sourceRow);
     if (!(m_outcomeMask & (1u << unsigned(outcome))))
@@ -164,25 +151,7 @@ bool ResultFilterSortModel::acceptsSourceRow(int sourceRow) const {
         if (!m_acceptanceFilter.accepts(store.accepted(sourceRow), quint32(checks)))
             return false;
     }
-    if (m_text.isEmpty())
-        return true;
-    if (!m_textLatin1.isEmpty()) {
-        if (containsFolded(store.urlUtf8(sourceRow), QByteArrayView(m_textLatin1)))
-            return true;
-    } else if (store.url(sourceRow).contains(m_text, Qt::CaseInsensitive)) {
-        return true;
-    }
-    // Hosts are interned: each distinct host is matched once, not once per row.
-    const quint32 hostId = store.row(sourceRow).hostId;
-    if (hostId >= m_stringMatches.size())
-        m_stringMatches.resize(size_t(store.stringCount()), -1);
-    qint8 &hostMatch = m_stringMatches[hostId];
-    if (hostMatch < 0)
-        hostMatch = store.string(hostId).contains(m_text, Qt::CaseInsensitive) ? 1 : 0;
-    if (hostMatch)
-        return true;
-    return store.row(sourceRow).extraIndex >= 0 &&
-           store.error(sourceRow).contains(m_text, Qt::CaseInsensitive);
+    return text.matches(store, sourceRow);
 }
 
 void ResultFilterSortModel::refilterRows() {

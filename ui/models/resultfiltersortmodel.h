@@ -2,6 +2,7 @@
 
 #include "models/acceptancefilter.h"
 #include "models/hostfilter.h"
+#include "models/resulttextmatch.h"
 #include "models/statusfilter.h"
 
 #include <QAbstractProxyModel>
@@ -39,7 +40,10 @@ public:
     bool failuresOnly() const { return m_failuresOnly; }
     // Case-insensitive substring of the URL, host or error.
     void setTextFilter(const QString &text);
-    QString textFilter() const { return m_text; }
+    QString textFilter() const { return m_textMatch.text(); }
+    // Shows `acceptedRows` (ascending source rows that pass the other filters and `match`, evaluated over
+    // every source row) as the result of the text filter `match`, in one reset: IncrementalFilter's end.
+    void adoptTextFilter(const ResultTextMatch &match, std::vector<int> acceptedRows);
     void setStatusFilter(const StatusFilter &filter);
     const StatusFilter &statusFilter() const { return m_statusFilter; }
     void setHostFilter(const HostFilter &filter);
@@ -50,6 +54,7 @@ public:
     int sourceRow(int proxyRow) const { return m_rows[size_t(proxyRow)]; }
     const std::vector<int> &sourceRows() const { return m_rows; } // in view order
     bool acceptsSourceRow(int sourceRow) const;
+    bool acceptsSourceRow(int sourceRow, const ResultTextMatch &text) const; // with another text filter
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -82,9 +87,7 @@ private:
     mutable bool m_proxyRowsStale = false;
     quint32 m_outcomeMask = ~0u;
     bool m_failuresOnly = false;
-    QString m_text;
-    QByteArray m_textLatin1; // lower-cased, set when the filter is pure ASCII: byte search on UTF-8 URLs
-    mutable std::vector<qint8> m_stringMatches; // per interned host/content type: -1 unknown, 0/1
+    ResultTextMatch m_textMatch;
     StatusFilter m_statusFilter;
     HostFilter m_hostFilter;
     mutable std::vector<qint8> m_hostAccepted; // per interned host: -1 unknown, 0/1

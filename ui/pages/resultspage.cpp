@@ -1,6 +1,7 @@
 #include "pages/resultspage.h"
 
 #include "model/outcome.h"
+#include "models/incrementalfilter.h"
 #include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
 #include "models/resultstore.h"
@@ -205,15 +206,28 @@ QWidget *ResultsPage::makeFilterBar() {
     layout->addWidget(acceptance);
     layout->addWidget(count);
 
-    // Filtering a million rows takes a moment: wait until typing pauses.
+    // Filtering a million rows takes a moment: wait until typing pauses, then filter in slices across turns
+    // of the event loop (the table keeps the old filter until the new one is complete).
     auto *debounce = new QTimer(bar);
     debounce->setSingleShot(true);
     debounce->setInterval(250);
+    m_textFilter = new IncrementalFilter(model, bar);
+    IncrementalFilter *textFilter = m_textFilter;
     connect(text, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
-    connect(debounce, &QTimer::timeout, model, [model, text] { model->setTextFilter(text->text()); });
-    auto updateCount = [model, count] { count->setText(tr("%1 rows").arg(number(model->rowCount()))); };
+    // A pass for text the user has since changed is stale: stop it at once, not after the pause.
+    connect(text, &QLineEdit::textChanged, textFilter, &IncrementalFilter::cancel);
+    connect(debounce, &QTimer::timeout, textFilter,
+            [textFilter, text] { textFilter->setText(text->text()); });
+    auto updateCount = [model, count, textFilter] {
+        if (textFilter->isRunning())
+            count->setText(tr("filtering… %1%").arg(textFilter->progressPercent()));
+        else
+            count->setText(tr("%1 rows").arg(number(model->rowCount())));
+    };
     connect(model, &QAbstractItemModel::rowsInserted, count, updateCount);
     connect(model, &QAbstractItemModel::modelReset, count, updateCount);
+    connect(textFilter, &IncrementalFilter::progressChanged, count, updateCount);
+    connect(textFilter, &IncrementalFilter::finished, count, updateCount);
     updateCount();
     m_filterEdit = text;
     return bar;

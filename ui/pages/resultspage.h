@@ -10,6 +10,7 @@ class QTextBrowser;
 
 namespace ui {
 
+class IncrementalFilter;
 class ResultFilterSortModel;
 class ResultsModel;
 
@@ -28,6 +29,8 @@ public:
     QLineEdit *filterEdit() const { return m_filterEdit; }
     QTextBrowser *details() const { return m_details; } // null on the Results page
     QSplitter *splitter() const { return m_splitter; }  // null on the Results page
+    // Applies the filter edit's text in slices.
+    IncrementalFilter *textFilter() const { return m_textFilter; }
 
     // Added to the table's context menu (after Copy URL, Copy Row, Open in Browser).
     void addRowAction(QAction *action);
@@ -61,6 +64,7 @@ private:
     ResultFilterSortModel *m_filter;
     QTableView *m_view = nullptr;
     QLineEdit *m_filterEdit = nullptr;
+    IncrementalFilter *m_textFilter = nullptr;
     QTextBrowser *m_details = nullptr;
     QSplitter *m_splitter = nullptr;
     QAction *m_copyUrl = nullptr;

@@ -1,0 +1,93 @@
+// While the window crawls, the crawl's own threads (fetch, journal, input) run at a lower priority than the
+// GUI thread, so a saturating crawl yields the CPU to the window; the GUI thread keeps its own. Read from
+// the kernel (/proc/self/task/*/stat) during a real crawl against the loopback test site.
+#include "engine/crawlengine.h"
+#include "freshsettings.h"
+#include "mainwindow.h"
+#include "testsite.h"
+#include "widgets/limitspanel.h"
+#include "widgets/sliderspinbox.h"
+
+#include <QDir>
+#include <QFile>
+#include <QHash>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace {
+
+// Thread name -> nice, for every thread of this process.
+QMultiHash<QString, int> threadNices() {
+    QMultiHash<QString, int> nices;
+    const QDir tasks(QStringLiteral("/proc/self/task"));
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile stat(tasks.filePath(tid + QStringLiteral("/stat")));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = stat.readAll();
+        const qsizetype open = text.indexOf('(');
+        const qsizetype close = text.lastIndexOf(')');
+        if (open < 0 || close < open)
+            continue;
+        // Fields after the name: state is field 3, nice field 19.
+        const QList<QByteArray> fields = text.mid(close + 2).split(' ');
+        if (fields.size() > 16)
+            nices.insert(QString::fromUtf8(text.mid(open + 1, close - open - 1)), fields[16].toInt());
+    }
+    return nices;
+}
+
+} // namespace
+
+class TestCrawlThreadPriority : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { uitest::useFreshSettings(); }
+
+    void crawlThreadsYieldToTheWindow() {
+        testsite::TestSite site;
+        const QString host = site.addHost();
+        QVERIFY(!host.isEmpty());
+        // Slow answers keep the crawl running while the threads are read.
+        QByteArray list;
+        for (int i = 0; i < 40; ++i)
+            list += (site.baseUrl(host) + QStringLiteral("/p%1?ms=100\n").arg(i)).toUtf8();
+
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.limitsPanel()->perHostInFlight()->setValue(2);
+        window.limitsPanel()->interval()->setValue(0);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.loadText(list, QStringLiteral("priority"));
+        QSignalSpy finished(window.engine(), &crawl::CrawlEngine::finished);
+        window.startCrawl();
+        QTRY_VERIFY_WITH_TIMEOUT(site.totalRequests() >= 2, 20'000);
+
+        const QMultiHash<QString, int> nices = threadNices();
+        QStringList crawlThreads;
+        for (auto it = nices.cbegin(); it != nices.cend(); ++it) {
+            if (it.key().startsWith(QStringLiteral("crawl-fetch")) ||
+                it.key() == QStringLiteral("crawl-journal")) {
+                crawlThreads.append(it.key());
+                QVERIFY2(it.value() >= 10,
+                         qPrintable(QStringLiteral("%1 at nice %2").arg(it.key()).arg(it.value())));
+            }
+        }
+        QVERIFY2(!crawlThreads.isEmpty(), qPrintable(QStringList(nices.keys()).join(QLatin1Char(','))));
+        // The window's own thread is untouched.
+        QFile self(QStringLiteral("/proc/thread-self/stat"));
+        QVERIFY(self.open(QIODevice::ReadOnly));
+        const QByteArray text = self.readAll();
+        QCOMPARE(text.mid(text.lastIndexOf(')') + 2).split(' ').value(16).toInt(), 0);
+
+        window.engine()->stop();
+        QVERIFY(finished.wait(20'000) || finished.size() == 1);
+    }
+};
+
+QTEST_MAIN(TestCrawlThreadPriority)
+#include "tst_crawlthreadpriority.moc"

@@ -1,0 +1,107 @@
+#include "models/incrementalfilter.h"
+
+#include "models/resultfiltersortmodel.h"
+#include "models/resultsmodel.h"
+
+#include <QElapsedTimer>
+
+namespace ui {
+
+IncrementalFilter::IncrementalFilter(ResultFilterSortModel *model, QObject *parent)
+    : QObject(parent)
+    , m_model(model) {
+    m_nextTurn.setSingleShot(true);
+    m_nextTurn.setInterval(0);
+    connect(&m_nextTurn, &QTimer::timeout, this, &IncrementalFilter::runSlice);
+    // Another filter changed, or the rows were cleared: what was judged so far may no longer hold.
+    // Deferred to the next turn: the views are still handling that reset.
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        if (m_running && !m_adopting)
+            restart();
+    });
+}
+
+void IncrementalFilter::setText(const QString &text) {
+    const QString trimmed = text.trimmed();
+    if (m_running && trimmed == m_match.text())
+        return;
+    cancel();
+    if (trimmed == m_model->textFilter()) {
+        Q_EMIT finished();
+        return;
+    }
+    m_match = ResultTextMatch(trimmed);
+    m_running = true;
+    if (ResultsModel *results = m_model->resultsModel()) {
+        // A replaced row (a retry) that was already judged may now pass or fail: judge everything again.
+        connect(results, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft) {
+            if (m_running && topLeft.row() < m_nextRow)
+                restart();
+        });
+    }
+    m_accepted.clear();
+    m_nextRow = 0;
+    runSlice();
+}
+
+int IncrementalFilter::progressPercent() const {
+    if (!m_running || !m_model->resultsModel())
+        return 0;
+    const int total = m_model->resultsModel()->rowCount();
+    return total > 0 ? std::min(99, int(qint64(m_nextRow) * 100 / total)) : 0;
+}
+
+void IncrementalFilter::restart() {
+    m_accepted.clear();
+    m_nextRow = 0;
+    m_match.forgetInternedStrings();
+    m_nextTurn.start();
+}
+
+void IncrementalFilter::cancel() {
+    if (!m_running)
+        return;
+    m_running = false;
+    m_nextTurn.stop();
+    m_accepted = {};
+    if (ResultsModel *results = m_model->resultsModel())
+        disconnect(results, &QAbstractItemModel::dataChanged, this, nullptr);
+    Q_EMIT finished();
+}
+
+void IncrementalFilter::runSlice() {
+    ResultsModel *results = m_model->resultsModel();
+    if (!m_running)
+        return;
+    const int total = results ? results->rowCount() : 0;
+    QElapsedTimer clock;
+    clock.start();
+    // The clock is read every 256 rows: a row costs well under a microsecond.
+    while (m_nextRow < total) {
+        const int end = std::min(total, m_nextRow + 256);
+        for (int row = m_nextRow; row < end; ++row) {
+            if (m_model->acceptsSourceRow(row, m_match))
+                m_accepted.push_back(row);
+        }
+        m_nextRow = end;
+        if (m_nextRow < total && clock.nsecsElapsed() >= m_budgetNs) {
+            Q_EMIT progressChanged(progressPercent());
+            m_nextTurn.start();
+            return;
+        }
+    }
+    // Every row up to now is judged and nothing else runs in between: swap the result in.
+    m_running = false;
+    if (results)
+        disconnect(results, &QAbstractItemModel::dataChanged, this, nullptr);
+    m_adopting = true;
+    if (results)
+        m_model->adoptTextFilter(m_match, std::move(m_accepted));
+    else
+        m_model->setTextFilter(m_match.text());
+    m_adopting = false;
+    m_accepted = {};
+    Q_EMIT finished();
+}
+
+} // namespace ui
