@@ -2,6 +2,7 @@
 
 #include "cluster/clusterqueue.h"
 #include "cluster/clusterresultcodec.h"
+#include "cluster/clusterwatchsnapshot.h"
 #include "cluster/clusterworkerclient.h"
 #include "cluster/redisconnection.h"
 #include "clusterlimits.h"
@@ -27,9 +28,9 @@ namespace crawl {
 
 namespace {
 
-constexpr qint64 kLeaseTtlMs = 10000; // renewed every third; a dead worker's URLs come back after this
-constexpr int kIdlePollMs = 250;      // nothing to lease: look again (new input, retries coming due)
-constexpr int kAckRetryMs = 500;      // Redis unreachable while acknowledging: the lease is renewed meanwhile
+constexpr qint64 kLeaseTtlMs = crawl::kClusterLeaseTtlMs;
+constexpr int kIdlePollMs = 250; // nothing to lease: look again (new input, retries coming due)
+constexpr int kAckRetryMs = 500; // Redis unreachable while acknowledging: the lease is renewed meanwhile
 constexpr int kMaxAckAttempts = 120;
 // Redis unreachable at start: try again every second, and say so again at most this often.
 constexpr int kReconnectRetryMs = 1000;

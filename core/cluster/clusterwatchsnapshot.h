@@ -11,9 +11,10 @@
 
 namespace crawl {
 
-// How long a worker may stay silent before the window calls it dead: the workers' lease lifetime, after
-// which its leases expire and its URLs go to the others (cli/clusterworkerrunner's kLeaseTtlMs).
-inline constexpr qint64 kClusterWorkerDeadAfterMs = 10000;
+// A worker's lease lifetime: renewed every third of it; a dead worker's URLs go back to the others after it.
+inline constexpr qint64 kClusterLeaseTtlMs = 10000;
+// How long a worker may stay silent before the window calls it dead: its leases have expired by then.
+inline constexpr qint64 kClusterWorkerDeadAfterMs = kClusterLeaseTtlMs;
 
 // Per-host overrides as the shared budget stores them: host ("host:port") -> {in flight, stored interval}.
 using ClusterHostLimits = QHash<QString, QPair<int, qint64>>;
