@@ -52,13 +52,25 @@ int main(int argc, char **argv) {
             return crawl::ExitUsage;
         }
         const QString storedFlags = stored.value(QStringLiteral("cli.arguments"));
+        QStringList ignored;
         const crawl::CommandLineParse merged = crawl::parseCommandLine(crawl::resumeArguments(
-            arguments, storedFlags.isEmpty() ? QStringList() : storedFlags.split(QLatin1Char('\n'))));
+            arguments, storedFlags.isEmpty() ? QStringList() : storedFlags.split(QLatin1Char('\n')),
+            &ignored));
         if (!merged.ok) {
             print(stderr, QStringLiteral("crawlscope: %1 (with the flags stored in %2)\n")
                               .arg(merged.error, options.resume));
             return crawl::ExitUsage;
         }
+        for (const QString &flag : ignored)
+            print(stderr, QStringLiteral("crawlscope: ignoring \"%1\" stored in %2: not a crawl flag\n")
+                              .arg(flag.left(200), options.resume));
+        // Secrets are not stored: the crawl needs them given again (they are not in merged's flags).
+        const QString withheld = stored.value(QString::fromLatin1(crawl::kWithheldHeadersKey));
+        if (!withheld.isEmpty() && !options.explicitFlags.contains(QStringLiteral("header")))
+            print(stderr, QStringLiteral("crawlscope: the crawl was started with credential header(s) %1, "
+                                         "which are not stored in %2: give --header again to send them\n")
+                              .arg(withheld.split(QLatin1Char('\n')).join(QStringLiteral(", ")).left(300),
+                                   options.resume));
         options = merged.options;
     }
     using Mode = crawl::CommandLineOptions::Mode;

@@ -2,6 +2,8 @@
 
 #include "cluster/clustertypes.h"
 #include "clusterflags.h"
+#include "model/settingranges.h"
+#include "policy/redirectsafety.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -485,7 +487,26 @@ QString commandLineHelp() {
     return text;
 }
 
-QStringList resumeArguments(const QStringList &arguments, const QStringList &storedCrawlArguments) {
+bool isCrawlFlag(const QString &name) {
+    // Not part of a stored crawl: where its rows go, what it reads, and the journal flags themselves.
+    static const QStringList notCrawlFlags = {
+        QStringLiteral("headless"),     QStringLiteral("demo"),         QStringLiteral("input"),
+        QStringLiteral("output"),       QStringLiteral("summary-json"), QStringLiteral("quiet"),
+        QStringLiteral("store"),        QStringLiteral("resume"),       QStringLiteral("export"),
+        QStringLiteral("help"),         QStringLiteral("version"),      QStringLiteral("cluster"),
+        QStringLiteral("crawl"),        QStringLiteral("worker"),       QStringLiteral("cluster-set"),
+        QStringLiteral("input-changed")};
+    if (notCrawlFlags.contains(name))
+        return false;
+    for (const Flag &flag : kFlags) {
+        if (flagName(flag) == name)
+            return true;
+    }
+    return false;
+}
+
+QStringList resumeArguments(const QStringList &arguments, const QStringList &storedCrawlArguments,
+                            QStringList *ignored) {
     // A repeatable flag given now replaces its stored values rather than adding to them.
     QStringList givenNow;
     for (const QString &argument : arguments.mid(1)) {
@@ -494,13 +515,38 @@ QStringList resumeArguments(const QStringList &arguments, const QStringList &sto
     }
     QStringList merged{arguments.value(0)};
     for (const QString &stored : storedCrawlArguments) {
+        // The file may come from anyone: only crawl flags in the canonical "--name" / "--name=value" form
+        // come back (a stored --output or --summary-json would overwrite whatever file it names).
         const QString name = stored.mid(2).section(QLatin1Char('='), 0, 0);
+        if (!stored.startsWith(QLatin1String("--")) || !isCrawlFlag(name)) {
+            if (ignored && !stored.isEmpty())
+                *ignored << stored;
+            continue;
+        }
         const bool repeatable = name == QLatin1String("header") || name == QLatin1String("host-limit");
         if (!(repeatable && givenNow.contains(name)))
             merged << stored;
     }
     merged << arguments.mid(1);
     return merged;
+}
+
+QStringList storableCrawlArguments(const QStringList &crawlArguments, QStringList *withheldHeaders) {
+    // A crawl file is a world-readable document that gets copied and shared: no secret goes into it.
+    QStringList storable;
+    for (const QString &argument : crawlArguments) {
+        static const QString headerFlag = QStringLiteral("--header=");
+        if (argument.startsWith(headerFlag)) {
+            const QString name = argument.mid(headerFlag.size()).section(QLatin1Char(':'), 0, 0).trimmed();
+            if (isCredentialHeader(name.toLatin1())) {
+                if (withheldHeaders && !withheldHeaders->contains(name, Qt::CaseInsensitive))
+                    *withheldHeaders << name;
+                continue;
+            }
+        }
+        storable << argument;
+    }
+    return storable;
 }
 
 bool parseHostLimit(const QString &text, CrawlLimits *limits, QString *error) {
@@ -521,11 +567,11 @@ bool parseHostLimit(const QString &text, CrawlLimits *limits, QString *error) {
     bool ok = false;
     HostOverride value;
     value.maxInFlight = parts[0].toInt(&ok);
-    if (!ok || value.maxInFlight < 1 || value.maxInFlight > 1024)
+    if (!ok || !settingrange::hostOverrideInFlight.contains(value.maxInFlight))
         return fail();
     if (parts.size() == 2) {
         value.intervalMs = parts[1].toInt(&ok);
-        if (!ok || value.intervalMs < 0)
+        if (!ok || !settingrange::intervalMs.contains(value.intervalMs))
             return fail();
     }
     // Accept "host", "host:port" or a URL; the limiter's unit is host:port.
@@ -599,17 +645,9 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
     o.store = parser.value(QStringLiteral("store"));
     o.resume = parser.value(QStringLiteral("resume"));
     o.exportStore = parser.value(QStringLiteral("export"));
-    // Not part of a stored crawl: where its rows go, what it reads, and the journal flags themselves.
-    static const QStringList notCrawlFlags = {
-        QStringLiteral("headless"),     QStringLiteral("demo"),         QStringLiteral("input"),
-        QStringLiteral("output"),       QStringLiteral("summary-json"), QStringLiteral("quiet"),
-        QStringLiteral("store"),        QStringLiteral("resume"),       QStringLiteral("export"),
-        QStringLiteral("help"),         QStringLiteral("version"),      QStringLiteral("cluster"),
-        QStringLiteral("crawl"),        QStringLiteral("worker"),       QStringLiteral("cluster-set"),
-        QStringLiteral("input-changed")};
     for (const Flag &flag : kFlags) {
         const QString name = flagName(flag);
-        if (notCrawlFlags.contains(name) || !parser.isSet(name))
+        if (!isCrawlFlag(name) || !parser.isSet(name))
             continue;
         if (!flag.valueName) {
             o.crawlArguments << QStringLiteral("--") + name;
@@ -624,36 +662,41 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
 
     QString &error = result.error;
     qint64 v = 0;
-    const auto intFlag = [&](const char *name, qint64 min, qint64 max, auto setter) {
+    namespace R = settingrange;
+    const auto intFlag = [&](const char *name, SettingRange range, auto setter) {
         v = std::numeric_limits<qint64>::min();
-        if (!readNumber<qint64>(parser, name, min, max, &v, &error))
+        if (!readNumber<qint64>(parser, name, range.min, range.max, &v, &error))
             return false;
         if (v != std::numeric_limits<qint64>::min())
             setter(v);
         return true;
     };
     const bool intsOk =
-        intFlag("concurrency", 1, 4096, [&](qint64 x) { o.limits.globalInFlight = int(x); }) &&
-        intFlag("per-host", 1, 1024, [&](qint64 x) { o.limits.perHostInFlight = int(x); }) &&
-        intFlag("interval-ms", 0, 3'600'000, [&](qint64 x) { o.limits.intervalMs = int(x); }) &&
-        intFlag("retries", 0, 100, [&](qint64 x) { o.policy.maxRetries = int(x); }) &&
-        intFlag("backoff-ms", 0, 3'600'000, [&](qint64 x) { o.policy.backoffBaseMs = int(x); }) &&
-        intFlag("max-retry-after", 0, 86'400, [&](qint64 x) { o.policy.maxRetryAfterS = int(x); }) &&
-        intFlag("max-url-time", 1, 86'400, [&](qint64 x) { o.policy.maxUrlTimeS = int(x); }) &&
-        intFlag("timeout", 1, 86'400, [&](qint64 x) { o.policy.totalTimeoutS = int(x); }) &&
-        intFlag("connect-timeout", 1, 3'600, [&](qint64 x) { o.policy.connectTimeoutS = int(x); }) &&
-        intFlag("idle-timeout", 1, 86'400, [&](qint64 x) { o.policy.idleTimeoutS = int(x); }) &&
-        intFlag("max-bytes", 1, qint64(1) << 40, [&](qint64 x) { o.policy.maxBodyBytes = x; }) &&
-        intFlag("max-redirects", 0, 100, [&](qint64 x) { o.policy.maxRedirects = int(x); }) &&
-        intFlag("threads", 1, 16, [&](qint64 x) { o.fetchThreads = int(x); }) &&
-        intFlag("breaker-window", 1, 1000, [&](qint64 x) { o.policy.breaker.window = int(x); }) &&
-        intFlag("breaker-cooldown", 1, 86'400, [&](qint64 x) { o.policy.breaker.cooldownS = int(x); }) &&
-        intFlag("breaker-give-up", 1, 7 * 86'400, [&](qint64 x) { o.policy.breaker.giveUpS = int(x); });
+        intFlag("concurrency", R::globalInFlight, [&](qint64 x) { o.limits.globalInFlight = int(x); }) &&
+        intFlag("per-host", R::perHostInFlight, [&](qint64 x) { o.limits.perHostInFlight = int(x); }) &&
+        intFlag("interval-ms", R::intervalMs, [&](qint64 x) { o.limits.intervalMs = int(x); }) &&
+        intFlag("retries", R::maxRetries, [&](qint64 x) { o.policy.maxRetries = int(x); }) &&
+        intFlag("backoff-ms", R::backoffMs, [&](qint64 x) { o.policy.backoffBaseMs = int(x); }) &&
+        intFlag("max-retry-after", R::maxRetryAfterS, [&](qint64 x) { o.policy.maxRetryAfterS = int(x); }) &&
+        intFlag("max-url-time", R::maxUrlTimeS, [&](qint64 x) { o.policy.maxUrlTimeS = int(x); }) &&
+        intFlag("timeout", R::totalTimeoutS, [&](qint64 x) { o.policy.totalTimeoutS = int(x); }) &&
+        intFlag("connect-timeout", R::connectTimeoutS,
+                [&](qint64 x) { o.policy.connectTimeoutS = int(x); }) &&
+        intFlag("idle-timeout", R::idleTimeoutS, [&](qint64 x) { o.policy.idleTimeoutS = int(x); }) &&
+        intFlag("max-bytes", R::maxBodyBytes, [&](qint64 x) { o.policy.maxBodyBytes = x; }) &&
+        intFlag("max-redirects", R::maxRedirects, [&](qint64 x) { o.policy.maxRedirects = int(x); }) &&
+        intFlag("threads", R::fetchThreads, [&](qint64 x) { o.fetchThreads = int(x); }) &&
+        intFlag("breaker-window", R::breakerWindow, [&](qint64 x) { o.policy.breaker.window = int(x); }) &&
+        intFlag("breaker-cooldown", R::breakerCooldownS,
+                [&](qint64 x) { o.policy.breaker.cooldownS = int(x); }) &&
+        intFlag("breaker-give-up", R::breakerGiveUpS, [&](qint64 x) { o.policy.breaker.giveUpS = int(x); });
     if (!intsOk)
         return result;
-    if (!readNumber(parser, "jitter", 0.0, 1.0, &o.limits.jitter, &error) ||
-        !readNumber(parser, "max-rate", 0.0, 1e6, &o.limits.maxRatePerSec, &error) ||
-        !readNumber(parser, "breaker-threshold", 0.01, 1.0, &o.policy.breaker.threshold, &error))
+    if (!readNumber(parser, "jitter", R::jitter.min, R::jitter.max, &o.limits.jitter, &error) ||
+        !readNumber(parser, "max-rate", R::maxRatePerSec.min, R::maxRatePerSec.max, &o.limits.maxRatePerSec,
+                    &error) ||
+        !readNumber(parser, "breaker-threshold", R::breakerThreshold.min, R::breakerThreshold.max,
+                    &o.policy.breaker.threshold, &error))
         return result;
     for (const QString &spec : parser.values(QStringLiteral("host-limit"))) {
         if (!parseHostLimit(spec, &o.limits, &error))

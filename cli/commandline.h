@@ -49,8 +49,17 @@ struct CommandLineParse {
 
 CommandLineParse parseCommandLine(const QStringList &arguments); // arguments[0] is the program
 // For --resume: the stored crawl flags, then the ones given now (later wins; a repeatable flag given now
-// replaces all its stored values). arguments[0] is the program.
-QStringList resumeArguments(const QStringList &arguments, const QStringList &storedCrawlArguments);
+// replaces all its stored values). arguments[0] is the program. A stored entry that is not a crawl flag
+// in canonical form (--output, --summary-json, a bare value...) is left out and listed in *ignored.
+QStringList resumeArguments(const QStringList &arguments, const QStringList &storedCrawlArguments,
+                            QStringList *ignored = nullptr);
+// Whether a flag (name without dashes) belongs to the crawl itself and so is stored with it.
+bool isCrawlFlag(const QString &name);
+// The crawl flags that may be written to a crawl file: credential headers (isCredentialHeader) are left
+// out and their names listed in *withheldHeaders, so --resume can ask for them again.
+QStringList storableCrawlArguments(const QStringList &crawlArguments, QStringList *withheldHeaders);
+// Settings key of a crawl file: names of the credential headers the crawl had but did not store.
+inline constexpr char kWithheldHeadersKey[] = "cli.withheld_headers";
 QString commandLineHelp();
 QString versionText();
 

@@ -137,8 +137,13 @@ int runHeadless(const CommandLineOptions &options, const InputSource &input, con
     } else {
         if (!options.store.isEmpty()) {
             journal = CrawlJournal::create(options.store);
-            journal.settings.insert(QStringLiteral("cli.arguments"),
-                                    options.crawlArguments.join(QLatin1Char('\n')));
+            QStringList withheld;
+            journal.settings.insert(
+                QStringLiteral("cli.arguments"),
+                storableCrawlArguments(options.crawlArguments, &withheld).join(QLatin1Char('\n')));
+            if (!withheld.isEmpty())
+                journal.settings.insert(QString::fromLatin1(kWithheldHeadersKey),
+                                        withheld.join(QLatin1Char('\n')));
             if (input.kind == InputSource::Kind::File) {
                 QString unreadable;
                 if (const auto print = InputFingerprint::ofFile(input.path, &unreadable))

@@ -1,5 +1,6 @@
 #include "engine/requesttemplates.h"
 
+#include "model/settingranges.h"
 #include "policy/redirectsafety.h"
 
 #include <algorithm>
@@ -23,7 +24,10 @@ RequestTemplates RequestTemplates::forPolicy(const FetchPolicy &policy) {
     request.setHeader(QNetworkRequest::UserAgentHeader,
                       policy.userAgent.isEmpty() ? FetchPolicy::defaultUserAgent() : policy.userAgent);
     // QNAM's transfer timeout is an inactivity timeout; safe because nothing ever queues inside QNAM.
-    request.setTransferTimeout(std::max(1, policy.idleTimeoutS) * 1000);
+    // Clamped to the allowed range: a policy from anywhere cannot overflow the milliseconds.
+    request.setTransferTimeout(int(std::clamp<qint64>(policy.idleTimeoutS, settingrange::idleTimeoutS.min,
+                                                      settingrange::idleTimeoutS.max) *
+                                   1000));
     RequestTemplates templates;
     templates.withoutCredentials = request;
     for (const auto &[name, value] : policy.headers) {

@@ -1,12 +1,11 @@
 #include "store/storedcrawlconfig.h"
 
+#include "model/settingranges.h"
 #include "policy/redirectsafety.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
-#include <limits>
 
 namespace crawl {
 
@@ -33,6 +32,15 @@ qint64 int64In(const QJsonObject &o, const char *key, qint64 fallback, qint64 lo
     return qint64(d);
 }
 
+// A user agent with CR, LF or another control character could end the header and start another.
+bool hasControlCharacter(const QString &value) {
+    for (const QChar c : value) {
+        if ((c.unicode() < 0x20 && c != QLatin1Char('\t')) || c.unicode() == 0x7f)
+            return true;
+    }
+    return false;
+}
+
 double doubleIn(const QJsonObject &o, const char *key, double fallback, double low, double high) {
     const QJsonValue v = o.value(QLatin1String(key));
     if (!v.isDouble())
@@ -45,8 +53,6 @@ bool boolOf(const QJsonObject &o, const char *key, bool fallback) {
     const QJsonValue v = o.value(QLatin1String(key));
     return v.isBool() ? v.toBool() : fallback;
 }
-
-constexpr int kMaxInt = std::numeric_limits<int>::max();
 
 } // namespace
 
@@ -137,36 +143,44 @@ std::optional<StoredCrawlConfig> StoredCrawlConfig::fromJson(const QString &json
         return std::nullopt;
     StoredCrawlConfig c;
     const QJsonObject l = root.value(QLatin1String("limits")).toObject();
-    c.limits.globalInFlight = intIn(l, "globalInFlight", c.limits.globalInFlight, 1, 100'000);
-    c.limits.perHostInFlight = intIn(l, "perHostInFlight", c.limits.perHostInFlight, 1, 100'000);
-    c.limits.intervalMs = intIn(l, "intervalMs", c.limits.intervalMs, 0, 86'400'000);
-    c.limits.jitter = doubleIn(l, "jitter", c.limits.jitter, 0, 1);
-    c.limits.maxRatePerSec = doubleIn(l, "maxRatePerSec", c.limits.maxRatePerSec, 0, 1e9);
+    // The ranges the command line allows (settingranges.h): a file can ask for nothing a user could not.
+    namespace R = settingrange;
+    const auto in = [](const QJsonObject &o, const char *key, int fallback, SettingRange range) {
+        return intIn(o, key, fallback, int(range.min), int(range.max));
+    };
+    const auto realIn = [](const QJsonObject &o, const char *key, double fallback, RealSettingRange range) {
+        return doubleIn(o, key, fallback, range.min, range.max);
+    };
+    c.limits.globalInFlight = in(l, "globalInFlight", c.limits.globalInFlight, R::globalInFlight);
+    c.limits.perHostInFlight = in(l, "perHostInFlight", c.limits.perHostInFlight, R::perHostInFlight);
+    c.limits.intervalMs = in(l, "intervalMs", c.limits.intervalMs, R::intervalMs);
+    c.limits.jitter = realIn(l, "jitter", c.limits.jitter, R::jitter);
+    c.limits.maxRatePerSec = realIn(l, "maxRatePerSec", c.limits.maxRatePerSec, R::maxRatePerSec);
     c.limits.adaptive = boolOf(l, "adaptive", c.limits.adaptive);
     const QJsonObject overrides = l.value(QLatin1String("hostOverrides")).toObject();
     for (auto it = overrides.begin(); it != overrides.end(); ++it) {
         const QJsonObject o = it.value().toObject();
         HostOverride value;
-        value.maxInFlight = intIn(o, "maxInFlight", 0, 0, 100'000);
-        value.intervalMs = intIn(o, "intervalMs", -1, -1, 86'400'000);
+        value.maxInFlight = in(o, "maxInFlight", 0, R::hostOverrideInFlight);
+        value.intervalMs = intIn(o, "intervalMs", -1, -1, int(R::intervalMs.max)); // -1: the crawl's own
         if (!it.key().isEmpty() && it.key().size() <= 300)
             c.limits.hostOverrides.insert(it.key(), value);
     }
     const QJsonObject p = root.value(QLatin1String("policy")).toObject();
     FetchPolicy &f = c.policy;
-    f.maxRetries = intIn(p, "maxRetries", f.maxRetries, 0, 1000);
-    f.backoffBaseMs = intIn(p, "backoffBaseMs", f.backoffBaseMs, 0, kMaxInt);
-    f.backoffCapMs = intIn(p, "backoffCapMs", f.backoffCapMs, 0, kMaxInt);
-    f.maxRetryAfterS = intIn(p, "maxRetryAfterS", f.maxRetryAfterS, 0, kMaxInt);
-    f.maxUrlTimeS = intIn(p, "maxUrlTimeS", f.maxUrlTimeS, 1, kMaxInt);
-    f.totalTimeoutS = intIn(p, "totalTimeoutS", f.totalTimeoutS, 1, kMaxInt);
-    f.connectTimeoutS = intIn(p, "connectTimeoutS", f.connectTimeoutS, 1, kMaxInt);
-    f.idleTimeoutS = intIn(p, "idleTimeoutS", f.idleTimeoutS, 1, kMaxInt);
-    f.maxBodyBytes = int64In(p, "maxBodyBytes", f.maxBodyBytes, 0, qint64(1) << 50);
-    f.maxRedirects = intIn(p, "maxRedirects", f.maxRedirects, 0, 1000);
+    f.maxRetries = in(p, "maxRetries", f.maxRetries, R::maxRetries);
+    f.backoffBaseMs = in(p, "backoffBaseMs", f.backoffBaseMs, R::backoffMs);
+    f.backoffCapMs = in(p, "backoffCapMs", f.backoffCapMs, R::backoffMs);
+    f.maxRetryAfterS = in(p, "maxRetryAfterS", f.maxRetryAfterS, R::maxRetryAfterS);
+    f.maxUrlTimeS = in(p, "maxUrlTimeS", f.maxUrlTimeS, R::maxUrlTimeS);
+    f.totalTimeoutS = in(p, "totalTimeoutS", f.totalTimeoutS, R::totalTimeoutS);
+    f.connectTimeoutS = in(p, "connectTimeoutS", f.connectTimeoutS, R::connectTimeoutS);
+    f.idleTimeoutS = in(p, "idleTimeoutS", f.idleTimeoutS, R::idleTimeoutS);
+    f.maxBodyBytes = int64In(p, "maxBodyBytes", f.maxBodyBytes, R::maxBodyBytes.min, R::maxBodyBytes.max);
+    f.maxRedirects = in(p, "maxRedirects", f.maxRedirects, R::maxRedirects);
     const QJsonValue agent = p.value(QLatin1String("userAgent"));
-    if (agent.isString() && !agent.toString().contains(QLatin1Char('\n')))
-        f.userAgent = agent.toString();
+    if (agent.isString() && !agent.toString().trimmed().isEmpty() && !hasControlCharacter(agent.toString()))
+        f.userAgent = agent.toString().trimmed();
     const QJsonArray headers = p.value(QLatin1String("headers")).toArray();
     for (const QJsonValue &h : headers) {
         const QJsonArray pair = h.toArray();
@@ -183,12 +197,12 @@ std::optional<StoredCrawlConfig> StoredCrawlConfig::fromJson(const QString &json
     const QJsonObject b = p.value(QLatin1String("breaker")).toObject();
     BreakerSettings &br = f.breaker;
     br.enabled = boolOf(b, "enabled", br.enabled);
-    br.window = intIn(b, "window", br.window, 1, 100'000);
-    br.threshold = doubleIn(b, "threshold", br.threshold, 0, 1);
-    br.windowS = intIn(b, "windowS", br.windowS, 1, kMaxInt);
-    br.cooldownS = intIn(b, "cooldownS", br.cooldownS, 1, kMaxInt);
-    br.cooldownCapFactor = intIn(b, "cooldownCapFactor", br.cooldownCapFactor, 1, 100'000);
-    br.giveUpS = intIn(b, "giveUpS", br.giveUpS, 1, kMaxInt);
+    br.window = in(b, "window", br.window, R::breakerWindow);
+    br.threshold = realIn(b, "threshold", br.threshold, R::breakerThreshold);
+    br.windowS = in(b, "windowS", br.windowS, R::breakerWindowS);
+    br.cooldownS = in(b, "cooldownS", br.cooldownS, R::breakerCooldownS);
+    br.cooldownCapFactor = in(b, "cooldownCapFactor", br.cooldownCapFactor, R::breakerCooldownCapFactor);
+    br.giveUpS = in(b, "giveUpS", br.giveUpS, R::breakerGiveUpS);
     const QJsonObject q = root.value(QLatin1String("quality")).toObject();
     if (const auto mode = robotsModeFromName(q.value(QLatin1String("robots")).toString()))
         c.robots = *mode;

@@ -1,6 +1,7 @@
 // The settings a crawl file keeps for whoever resumes it (StoredCrawlConfig): every limit and request
 // setting survives the round trip, credentials are never written, and a hostile or damaged record is
 // refused or falls back field by field instead of reaching the engine.
+#include "model/settingranges.h"
 #include "store/storedcrawlconfig.h"
 
 #include <QJsonDocument>
@@ -77,6 +78,44 @@ private Q_SLOTS:
         QCOMPARE(c->policy.headers, (QList<QPair<QByteArray, QByteArray>>{{"X-Ok", "1"}}));
         QCOMPARE(c->robots, RobotsMode::Ignore);
         QVERIFY(c->robotsAgent.isEmpty());
+    }
+
+    // A crawl file may be hostile: it can ask for nothing the command line refuses (settingranges.h).
+    void limitsStayInCommandLineRanges() {
+        const auto tampered = StoredCrawlConfig::fromJson(QStringLiteral(
+            R"({"version":1,"limits":{"globalInFlight":100000,"perHostInFlight":100000},
+                "policy":{"idleTimeoutS":2147483647,"maxRetryAfterS":2147483647,"maxRetries":1000,
+                          "maxRedirects":1000,"maxBodyBytes":0,"userAgent":"x\rInjected: 1",
+                          "breaker":{"threshold":0}}})"));
+        QVERIFY(tampered);
+        const CrawlLimits limits;
+        const FetchPolicy policy;
+        QCOMPARE(tampered->limits.globalInFlight, limits.globalInFlight);
+        QCOMPARE(tampered->limits.perHostInFlight, limits.perHostInFlight);
+        QCOMPARE(tampered->policy.idleTimeoutS, policy.idleTimeoutS);
+        QCOMPARE(tampered->policy.maxRetryAfterS, policy.maxRetryAfterS);
+        QCOMPARE(tampered->policy.maxRetries, policy.maxRetries);
+        QCOMPARE(tampered->policy.maxRedirects, policy.maxRedirects);
+        QCOMPARE(tampered->policy.maxBodyBytes, policy.maxBodyBytes);
+        QCOMPARE(tampered->policy.userAgent, policy.userAgent);
+        QCOMPARE(tampered->policy.breaker.threshold, policy.breaker.threshold);
+
+        // The largest values the command line accepts come back as they are.
+        namespace R = settingrange;
+        const auto edge = StoredCrawlConfig::fromJson(
+            QStringLiteral(R"({"version":1,"limits":{"globalInFlight":%1,"perHostInFlight":%2},
+                "policy":{"idleTimeoutS":%3,"maxRetryAfterS":%4,"maxBodyBytes":%5}})")
+                .arg(R::globalInFlight.max)
+                .arg(R::perHostInFlight.max)
+                .arg(R::idleTimeoutS.max)
+                .arg(R::maxRetryAfterS.max)
+                .arg(R::maxBodyBytes.max));
+        QVERIFY(edge);
+        QCOMPARE(edge->limits.globalInFlight, 4096);
+        QCOMPARE(edge->limits.perHostInFlight, 1024);
+        QCOMPARE(edge->policy.idleTimeoutS, 86'400);
+        QCOMPARE(edge->policy.maxRetryAfterS, 86'400);
+        QCOMPARE(edge->policy.maxBodyBytes, qint64(1) << 40);
     }
 };
 
