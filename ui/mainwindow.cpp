@@ -46,10 +46,12 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
@@ -437,6 +439,13 @@ void MainWindow::createCrawlFileActions() {
     m_cancelSave->setToolTip(tr("Stop saving the copy of the crawl; no file is written"));
     m_cancelSave->hide();
     statusBar()->addPermanentWidget(m_cancelSave);
+    // Texts that cannot go to disk stay in memory (a cost the user should know of); texts that cannot be
+    // read back show blank: both say why, for as long as it holds.
+    m_textsProblem = new QLabel(statusBar());
+    m_textsProblem->setObjectName(QStringLiteral("textsProblem"));
+    m_textsProblem->hide();
+    statusBar()->addPermanentWidget(m_textsProblem);
+    showTextsProblem();
     connect(m_cancelSave, &QPushButton::clicked, this, &MainWindow::cancelCrawlSave);
     connect(m_engine, &crawl::CrawlEngine::journalCopyProgress, this, [this](qint64 copied, qint64 total) {
         if (!m_cancelSave->isHidden())
@@ -649,6 +658,12 @@ void MainWindow::saveCrawlAs(const QString &target) {
         Q_EMIT crawlSaved(false, target, tr("no crawl is shown"));
         return;
     }
+    if (const QString busy = liveCrawlAt(target); !busy.isEmpty()) {
+        // Reported later, like every copy's end, so callers handle one kind of answer.
+        QMetaObject::invokeMethod(
+            this, [this, target, busy] { Q_EMIT crawlSaved(false, target, busy); }, Qt::QueuedConnection);
+        return;
+    }
     statusBar()->showMessage(tr("Saving the crawl to %1…").arg(QDir::toNativeSeparators(target)));
     // The live store is copied on its own thread (the frontier's connection); an opened one from here.
     if (m_crawlFileLive && m_engine->hasOpenJournal()) {
@@ -667,6 +682,25 @@ void MainWindow::saveCrawlAs(const QString &target) {
         m_engine->saveJournalCopy(target);
     } else
         m_crawlCopier->copy(m_crawlFile, target);
+}
+
+QString MainWindow::liveCrawlAt(const QString &target) const {
+    const QFileInfo targetInfo(target);
+    if (!targetInfo.isFile() || targetInfo.canonicalFilePath() == QFileInfo(m_crawlFile).canonicalFilePath())
+        return {}; // the crawl's own file: refused by the copy itself, with its own message
+    // Only an SQLite file can be a crawl; anything else (a "-wal", a list) is never opened as one here.
+    QFile file(target);
+    if (!file.open(QIODevice::ReadOnly) || file.read(16) != QByteArray("SQLite format 3\0", 16))
+        return {};
+    file.close();
+    const CrawlFileInfo info = CrawlFileInfo::read(target);
+    // Another window still crawling into it would go on writing to a file that is no longer there.
+    if (info.busy || (info.state == CrawlFileInfo::kRunning && info.ownerPid > 0 &&
+                      crawl::isProcessAlive(info.ownerPid))) {
+        return tr("cannot save a copy of the crawl to %1: another crawl is writing to it")
+            .arg(QDir::toNativeSeparators(target));
+    }
+    return {};
 }
 
 QMessageBox *MainWindow::offerInterruptedCrawl() {
@@ -1076,6 +1110,18 @@ void MainWindow::applyResults(const QList<crawl::CrawlResult> &batch) {
     m_charts->addResults(batch);
     m_results->addResults(batch);
     m_crawlLoader->rowsConsumed(batch.size()); // an opened crawl's loader reads on as the feed drains
+    showTextsProblem();
+}
+
+void MainWindow::showTextsProblem() {
+    const QString error = m_results->store().texts().spillError();
+    if (error == m_textsProblemShown)
+        return;
+    m_textsProblemShown = error;
+    m_textsProblem->setVisible(!error.isEmpty());
+    m_textsProblem->setText(error.isEmpty() ? QString() : tr("Results texts: %1").arg(error));
+    m_textsProblem->setToolTip(tr("The URLs and titles of the results cannot use the file they are kept in "
+                                  "on disk; they stay in memory, and any that cannot be read show blank."));
 }
 
 void MainWindow::onSnapshot(const crawl::CrawlSnapshot &snapshot) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 class QAction;
+class QLabel;
 class QMenu;
 class QMessageBox;
 class QPushButton;
@@ -161,6 +162,9 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    // Why Save As may not replace `target`: a crawl file another live window (or process) writes to.
+    QString liveCrawlAt(const QString &target) const;
+    void showTextsProblem();
     void connectActions();
     void createCentralWidgets();
     void createViewMenu();
@@ -229,8 +233,10 @@ private:
     CrawlFileLoader *m_crawlLoader;
     CrawlFileLoader *m_crawlCopier;
     CrawlFileSummaryReader *m_crawlSummary = nullptr; // an opened crawl's hosts and summary
-    QPushButton *m_cancelSave = nullptr;              // in the status bar while a live crawl is copied
-    QString m_savingCrawlTo;                          // that copy's target; empty when none runs
+    QLabel *m_textsProblem = nullptr;                 // in the status bar while the results' texts file fails
+    QString m_textsProblemShown;
+    QPushButton *m_cancelSave = nullptr; // in the status bar while a live crawl is copied
+    QString m_savingCrawlTo;             // that copy's target; empty when none runs
     RecentMenu *m_recentCrawls = nullptr;
     QAction *m_openCrawl = nullptr;
     QAction *m_saveCrawl = nullptr;

@@ -1,5 +1,7 @@
 #include "store/crawlstore.h"
 
+#include "frontier/crawljournal.h"
+#include "store/savecopytarget.h"
 #include "store/storebackup.h"
 
 #include <QDateTime>
@@ -1366,24 +1368,20 @@ QList<QueryPlan> CrawlStore::hotPathQueryPlans() {
 }
 
 std::unique_ptr<StoreBackup> CrawlStore::startBackup(const QString &target, QString *error) {
-    return StoreBackup::start(m_db, m_path, target, error);
+    return StoreBackup::start(m_db, m_path, target, error, settings().value(journalkey::inputPath));
 }
 
 bool CrawlStore::saveCopy(const QString &target, QString *error) {
     const QFileInfo targetInfo(target);
-    if (targetInfo.exists() && !targetInfo.isFile()) {
-        *error =
-            QStringLiteral("cannot save a copy of the crawl to %1: it is not a regular file").arg(target);
+    *error = SaveCopyTarget::refusal(
+        SaveCopyTarget::resolve(m_path, target, settings().value(journalkey::inputPath)), target);
+    if (!error->isEmpty())
         return false;
-    }
-    if (targetInfo.exists() && targetInfo.canonicalFilePath() == QFileInfo(m_path).canonicalFilePath()) {
-        *error = QStringLiteral("cannot save a copy of the crawl over the crawl itself (%1)").arg(target);
+    // VACUUM INTO refuses a non-empty file: write beside the target (a new empty file of our own) and
+    // rename, so a failed copy never destroys the file it was to replace.
+    const QString partial = SaveCopyTarget::createPartialFile(target, error);
+    if (partial.isEmpty())
         return false;
-    }
-    // VACUUM INTO refuses a non-empty file: write beside the target and rename, so a failed copy never
-    // destroys the file it was to replace.
-    const QString partial = target + QStringLiteral(".partial");
-    QFile::remove(partial);
     SqlStatement vacuum;
     int rc = vacuum.prepare(m_db, "VACUUM INTO ?1");
     if (rc == SQLITE_OK) {

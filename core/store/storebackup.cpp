@@ -1,5 +1,7 @@
 #include "store/storebackup.h"
 
+#include "store/savecopytarget.h"
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -7,9 +9,9 @@
 
 namespace crawl {
 
-StoreBackup::StoreBackup(QString target, sqlite3 *destination, sqlite3_backup *backup)
+StoreBackup::StoreBackup(QString target, QString partial, sqlite3 *destination, sqlite3_backup *backup)
     : m_target(std::move(target))
-    , m_partial(m_target + QStringLiteral(".partial"))
+    , m_partial(std::move(partial))
     , m_destination(destination)
     , m_backup(backup) {}
 
@@ -18,23 +20,14 @@ StoreBackup::~StoreBackup() {
 }
 
 std::unique_ptr<StoreBackup> StoreBackup::start(sqlite3 *source, const QString &sourcePath,
-                                                const QString &target, QString *error) {
-    const QFileInfo targetInfo(target);
-    if (targetInfo.exists() && !targetInfo.isFile()) {
-        *error =
-            QStringLiteral("cannot save a copy of the crawl to %1: it is not a regular file").arg(target);
+                                                const QString &target, QString *error,
+                                                const QString &inputListPath) {
+    *error = SaveCopyTarget::refusal(SaveCopyTarget::resolve(sourcePath, target, inputListPath), target);
+    if (!error->isEmpty())
         return nullptr;
-    }
-    if (targetInfo.exists() && targetInfo.canonicalFilePath() == QFileInfo(sourcePath).canonicalFilePath()) {
-        *error = QStringLiteral("cannot save a copy of the crawl over the crawl itself (%1)").arg(target);
+    const QString partial = SaveCopyTarget::createPartialFile(target, error);
+    if (partial.isEmpty())
         return nullptr;
-    }
-    const QString partial = target + QStringLiteral(".partial");
-    if (QFileInfo(partial).exists() && !QFileInfo(partial).isFile()) {
-        *error = QStringLiteral("cannot save a copy of the crawl: %1 is in the way").arg(partial);
-        return nullptr;
-    }
-    QFile::remove(partial);
     sqlite3 *destination = nullptr;
     const int rc = sqlite3_open_v2(partial.toUtf8().constData(), &destination,
                                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
@@ -54,7 +47,7 @@ std::unique_ptr<StoreBackup> StoreBackup::start(sqlite3 *source, const QString &
         QFile::remove(partial);
         return nullptr;
     }
-    return std::unique_ptr<StoreBackup>(new StoreBackup(target, destination, backup));
+    return std::unique_ptr<StoreBackup>(new StoreBackup(target, partial, destination, backup));
 }
 
 StoreBackup::Step StoreBackup::step(int pages) {

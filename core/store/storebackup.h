@@ -15,9 +15,10 @@ namespace crawl {
 // write by another connection makes the next step start over (sqlite3_backup_step's documented
 // restart), so the copy is always of one consistent state: the source as it is when the last step ends.
 //
-// The copy goes to "<target>.partial" and is renamed over the target only once complete, so neither a
-// failed nor a cancelled copy touches an existing target; destroying an unfinished backup removes the
-// partial file. Used from the source connection's thread only.
+// The copy goes to a new "<target>.partial-XXXXXX" (a user's own "<target>.partial" is left alone) and is
+// renamed over the target only once complete, so neither a failed nor a cancelled copy touches an existing
+// target; destroying an unfinished backup removes the partial file. Used from the source connection's thread
+// only.
 class StoreBackup {
 public:
     enum class Step { More, Done, Failed };
@@ -26,9 +27,11 @@ public:
     StoreBackup(const StoreBackup &) = delete;
     StoreBackup &operator=(const StoreBackup &) = delete;
 
-    // Refuses a target that is not a regular file (a device, a folder) or is the source itself.
+    // Refuses what SaveCopyTarget::refusal refuses (not a regular file, the source, its -wal/-shm/-journal,
+    // the crawl's input list).
     static std::unique_ptr<StoreBackup> start(sqlite3 *source, const QString &sourcePath,
-                                              const QString &target, QString *error);
+                                              const QString &target, QString *error,
+                                              const QString &inputListPath = {});
 
     // Copies up to `pages` more pages; Done once the copy is complete and renamed over the target.
     Step step(int pages);
@@ -38,7 +41,7 @@ public:
     qint64 pagesTotal() const { return m_total; } // the source's size now (it may grow while copying)
 
 private:
-    StoreBackup(QString target, sqlite3 *destination, sqlite3_backup *backup);
+    StoreBackup(QString target, QString partial, sqlite3 *destination, sqlite3_backup *backup);
     Step failWith(const QString &message);
     bool finishFile();
     void abandon();

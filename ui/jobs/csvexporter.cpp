@@ -54,6 +54,14 @@ bool CsvExporter::start(const QString &path, const ResultStore &store, std::vect
                             Qt::QueuedConnection);
                     }
                 }
+                // A text that could not be read back came out as an empty cell: not an export of the data.
+                if (ok && snapshot->texts().unreadableTexts() > 0) {
+                    ok = false;
+                    error = tr("Cannot export to %1: %2 URLs or titles could not be read back (%3)")
+                                .arg(path)
+                                .arg(snapshot->texts().unreadableTexts())
+                                .arg(snapshot->texts().spillError());
+                }
                 if (ok)
                     ok = writer.flush();
                 if (!ok && error.isEmpty())

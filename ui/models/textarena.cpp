@@ -196,6 +196,7 @@ QByteArrayView TextArena::view(quint64 ref, qsizetype length) const {
         if (!readBack(index, &cached->bytes)) {
             cached->lastUse = 0;
             cached->chunk = size_t(-1);
+            ++m_unreadableTexts;
             return {};
         }
     }

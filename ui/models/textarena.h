@@ -35,6 +35,10 @@ public:
     bool setSpillDirectory(const QString &directory);
     bool isSpilling() const { return m_fd >= 0 && m_spillError.isEmpty(); }
     QString spillError() const { return m_spillError; }
+    // How many view() calls came back empty because the file could not be read (truncated, an I/O
+    // error): whoever copies texts out (CSV export) must not pass such blanks off as the data. A copy
+    // counts its own reads only.
+    qint64 unreadableTexts() const { return m_unreadableTexts; }
 
     // Stores `first` immediately followed by `second` (one reference covers both) and returns the
     // reference of `first`: chunk << 32 | offset in the chunk.
@@ -78,6 +82,7 @@ private:
     QString m_spillDirectory;
     bool m_isCopy = false;
     mutable QString m_spillError;
+    mutable qint64 m_unreadableTexts = 0;
     int m_pins = 0;
     mutable std::vector<CachedChunk> m_cache;
     mutable quint64 m_useClock = 0;
