@@ -1412,6 +1412,15 @@ void MainWindow::createClusterActions() {
                                                    : problem,
                                          connected ? 5'000 : 0);
             });
+    connect(m_cluster, &ClusterSession::rowsMissed, this, [this](qint64 total) {
+        // Until the user has read it: the Results table lacks these rows for good.
+        statusBar()->showMessage(
+            total == 1 ? tr("1 row was written before this window read it: the Results table lacks it (the "
+                            "coordinator's CSV has every row)")
+                       : tr("%1 rows were written before this window read them: the Results table lacks them "
+                            "(the coordinator's CSV has every row)")
+                             .arg(number(total)));
+    });
     connect(
         m_cluster, &ClusterSession::limitsWritten, this,
         [this](bool ok, qint64 version, const QString &error) {
@@ -1461,6 +1470,16 @@ void MainWindow::detachFromCluster() {
 
 void MainWindow::onClusterAttached(bool attached) {
     const int index = m_tabs->indexOf(m_workersPage);
+    // The window's own host overrides are not the shared crawl's: pushed with the first limit set while
+    // attached, they would reach every worker. Kept aside, and back on detach.
+    if (attached) {
+        m_localOverrides = m_overrides;
+        m_overrides.clear();
+    } else {
+        m_overrides = m_localOverrides;
+        m_localOverrides.clear();
+    }
+    m_hostsPage->setOverrides(m_overrides);
     if (attached && index < 0) {
         m_tabs->insertTab(0, m_workersPage, tr("&Workers"));
         m_tabs->setCurrentWidget(m_workersPage);

@@ -257,6 +257,7 @@ private:
     std::optional<crawl::InputSource> m_input;
     QString m_inputName;
     QHash<QString, crawl::HostOverride> m_overrides;
+    QHash<QString, crawl::HostOverride> m_localOverrides; // the window's own, kept while attached
     crawl::CrawlSnapshot m_lastSnapshot;
     bool m_confirm = true;
     bool m_closeAfterStop = false;

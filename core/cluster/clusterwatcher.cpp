@@ -20,14 +20,39 @@ constexpr int kMaxHostPages = 50; // x 200 hosts: the table's bound, so one poll
 constexpr int kHostsPerPage = 200;
 } // namespace
 
+std::atomic<int> ClusterWatcher::s_live{0};
+
 ClusterWatcher::ClusterWatcher(Settings settings, QObject *parent)
     : QObject(parent)
     , m_settings(std::move(settings))
     , m_readerId(QByteArrayLiteral("window-") + QSysInfo::machineHostName().toUtf8() + '-' +
                  QByteArray::number(QCoreApplication::applicationPid()) + '-' +
-                 QByteArray::number(QRandomGenerator::system()->generate(), 16)) {}
+                 QByteArray::number(QRandomGenerator::system()->generate(), 16)) {
+    ++s_live;
+}
 
-ClusterWatcher::~ClusterWatcher() = default;
+ClusterWatcher::~ClusterWatcher() {
+    --s_live;
+}
+
+bool ClusterWatcher::streamIdLess(const QByteArray &a, const QByteArray &b) {
+    const auto parts = [](const QByteArray &id) {
+        const qsizetype dash = id.indexOf('-');
+        return std::pair<qulonglong, qulonglong>(id.left(dash).toULongLong(),
+                                                 dash < 0 ? 0 : id.mid(dash + 1).toULongLong());
+    };
+    return parts(a) < parts(b);
+}
+
+qint64 ClusterWatcher::rowsTrimmedUnread(qint64 entriesAdded, qint64 length, qint64 rowsRead,
+                                         const QByteArray &firstStreamId,
+                                         const QByteArray &lastReadStreamId) {
+    const bool gap = firstStreamId.isEmpty() || lastReadStreamId.isEmpty() ||
+                     streamIdLess(lastReadStreamId, firstStreamId);
+    if (!gap)
+        return 0; // the stream still holds the last row read, so it holds every row after it
+    return std::max<qint64>(0, entriesAdded - length - rowsRead);
+}
 
 void ClusterWatcher::start() {
     m_since.start();
@@ -69,6 +94,10 @@ void ClusterWatcher::stop() {
         m_connection->disconnect();
 }
 
+bool ClusterWatcher::pollBroken() const {
+    return m_stopRequested || !m_connection->isConnected();
+}
+
 bool ClusterWatcher::ensureConnected(QString *problem) {
     if (m_connection->isConnected())
         return true;
@@ -79,7 +108,7 @@ bool ClusterWatcher::ensureConnected(QString *problem) {
 }
 
 void ClusterWatcher::poll() {
-    if (m_stopped)
+    if (m_stopped || m_stopRequested)
         return;
     ClusterWatchSnapshot s;
     s.crawlName = m_settings.crawlName;
@@ -93,17 +122,21 @@ void ClusterWatcher::poll() {
         const qint64 localBefore = QDateTime::currentMSecsSinceEpoch();
         const QList<WorkerStatus> workers = m_queue->workers(&s.serverNowMs);
         problem = m_queue->lastError();
+        // Each call below may time out on a hung server: after one has, the rest are skipped, so a poll
+        // costs one timeout, not one per call.
         if (s.serverNowMs > 0) {
             problem.clear();
             s.localMinusServerMs = localBefore - s.serverNowMs;
             s.workers = clusterWorkerViews(workers, s.serverNowMs, m_settings.workerDeadAfterMs);
             s.counts = m_queue->counts();
-            if (const std::optional<ClusterLimits> limits = m_budget->limits())
-                s.limits = *limits;
-            s.inputComplete =
-                m_queue->settings().value(QStringLiteral("input_complete")) == QLatin1String("1");
+            if (!pollBroken())
+                if (const std::optional<ClusterLimits> limits = m_budget->limits())
+                    s.limits = *limits;
+            if (!pollBroken())
+                s.inputComplete =
+                    m_queue->settings().value(QStringLiteral("input_complete")) == QLatin1String("1");
             QByteArray cursor = QByteArrayLiteral("0");
-            for (int page = 0; page < kMaxHostPages; ++page) {
+            for (int page = 0; page < kMaxHostPages && !pollBroken(); ++page) {
                 QByteArray next;
                 s.hosts += m_queue->hostsPage(cursor, kHostsPerPage, &next, s.serverNowMs);
                 if (next == "0" || next.isEmpty())
@@ -130,7 +163,11 @@ void ClusterWatcher::poll() {
                                  static_cast<double>(s.serverNowMs - m_lastStartsAtMs);
             m_lastStarts = starts;
             m_lastStartsAtMs = s.serverNowMs;
-            if (!s.counts.error.isEmpty())
+            if (m_stopRequested)
+                return; // nobody is listening any more
+            if (!m_connection->isConnected())
+                problem = m_connection->lastError();
+            else if (!s.counts.error.isEmpty())
                 problem = s.counts.error;
             else if (!m_queue->crawlExists()) // false also when Redis went away meanwhile: say which
                 problem = m_connection->isConnected()
@@ -146,12 +183,14 @@ void ClusterWatcher::poll() {
 }
 
 void ClusterWatcher::readResults() {
-    if (m_stopped || !m_connection->isConnected())
+    if (m_stopped || m_stopRequested || !m_connection->isConnected())
         return; // poll() reconnects and reports; reading resumes from m_lastStreamId
+    checkTrimmedUnread();
     QList<CrawlResult> batch;
-    for (int round = 0; round < 10; ++round) {
+    for (int round = 0; round < 10 && !pollBroken(); ++round) {
         const QList<ClusterResultRecord> page =
             m_queue->readResults(m_lastStreamId, m_settings.resultsPerRead);
+        m_rowsRead += page.size();
         for (const ClusterResultRecord &record : page) {
             CrawlResult row = ClusterResultCodec::decode(record.fields);
             if (m_seenIds.contains(row.id))
@@ -166,9 +205,38 @@ void ClusterWatcher::readResults() {
             break;
     }
     // Refreshed on every read (not only when rows came): the mark must outlive a quiet spell.
-    m_queue->markReader(m_readerId, m_lastStreamId, kReaderTtlMs);
+    if (!pollBroken())
+        m_queue->markReader(m_readerId, m_lastStreamId, kReaderTtlMs);
     if (!batch.isEmpty())
         Q_EMIT resultsReady(batch);
+}
+
+void ClusterWatcher::checkTrimmedUnread() {
+    // Before the page is read, so rows added meanwhile are in neither count.
+    const RedisReply info = m_connection->command({QByteArrayLiteral("XINFO"), QByteArrayLiteral("STREAM"),
+                                                   clusterKeyPrefix(m_settings.crawlName) + "results"});
+    if (info.kind != RedisReply::Kind::Array)
+        return; // no stream yet (nothing written), or the call failed: poll() reports that
+    qint64 added = -1;
+    qint64 length = 0;
+    QByteArray firstId;
+    for (qsizetype i = 0; i + 1 < info.elements.size(); i += 2) {
+        const QByteArray &field = info.elements[i].text;
+        const RedisReply &value = info.elements[i + 1];
+        if (field == "entries-added")
+            added = value.toInteger(-1);
+        else if (field == "length")
+            length = value.toInteger();
+        else if (field == "first-entry" && value.kind == RedisReply::Kind::Array && !value.elements.isEmpty())
+            firstId = value.elements.first().text;
+    }
+    if (added < 0)
+        return; // a server older than 7.0 does not count the rows ever added
+    const qint64 missed = rowsTrimmedUnread(added, length, m_rowsRead, firstId, m_lastStreamId);
+    if (missed > m_rowsMissed) {
+        m_rowsMissed = missed;
+        Q_EMIT rowsMissed(missed);
+    }
 }
 
 void ClusterWatcher::setSharedLimits(const ClusterLimits &wanted, const ClusterHostLimits &hostOverrides) {

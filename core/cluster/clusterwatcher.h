@@ -11,6 +11,7 @@
 #include <QObject>
 #include <QSet>
 
+#include <atomic>
 #include <memory>
 
 class QTimer;
@@ -43,6 +44,21 @@ public:
     explicit ClusterWatcher(Settings settings, QObject *parent = nullptr);
     ~ClusterWatcher() override;
 
+    // Any thread: the window is leaving, so the poll in hand skips its remaining Redis calls (a hung server
+    // then costs at most the one call already sent). stop() must still follow, queued.
+    void requestStop() { m_stopRequested = true; }
+    // Watchers not yet destroyed: a window that closes does not wait for its watcher's thread, which ends
+    // and deletes the watcher on its own (tests wait for this to reach zero).
+    static int liveCount() { return s_live.load(); }
+    // Rows of the results stream this reader never saw because they were trimmed first (its mark expired,
+    // or it attached after the coordinator's last trim). The stream is a suffix of every row ever added
+    // (MINID trims only its head), so when its first row comes after the last one read, every row added
+    // but neither read nor still there was lost. `firstStreamId` empty: the stream is empty.
+    static qint64 rowsTrimmedUnread(qint64 entriesAdded, qint64 length, qint64 rowsRead,
+                                    const QByteArray &firstStreamId, const QByteArray &lastReadStreamId);
+    // Stream ids ("ms-seq") in stream order.
+    static bool streamIdLess(const QByteArray &a, const QByteArray &b);
+
 public Q_SLOTS:
     void start();
     void stop(); // drops the reader mark (the stream may be trimmed again) and disconnects
@@ -56,11 +72,16 @@ Q_SIGNALS:
     void snapshotReady(const crawl::ClusterWatchSnapshot &snapshot);
     void resultsReady(const QList<crawl::CrawlResult> &results);
     void limitsWritten(bool ok, qint64 version, const QString &error);
+    // The total so far, emitted each time it grows (see rowsTrimmedUnread).
+    void rowsMissed(qint64 total);
 
 private:
     void poll();
     void readResults();
+    void checkTrimmedUnread();
     bool ensureConnected(QString *problem);
+    // A call in this poll failed (the connection was dropped) or the window is leaving: skip the rest.
+    bool pollBroken() const;
 
     Settings m_settings;
     QByteArray m_readerId;
@@ -78,6 +99,10 @@ private:
     qint64 m_lastStarts = -1;
     qint64 m_lastStartsAtMs = 0;
     bool m_stopped = false;
+    std::atomic<bool> m_stopRequested{false};
+    qint64 m_rowsRead = 0; // stream entries read, repeats included: what rowsTrimmedUnread counts against
+    qint64 m_rowsMissed = 0;
+    static std::atomic<int> s_live;
 };
 
 } // namespace crawl

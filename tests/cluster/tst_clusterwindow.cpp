@@ -8,10 +8,12 @@
 #include "cluster/clusterhostbudget.h"
 #include "cluster/clusterqueue.h"
 #include "cluster/clustersession.h"
+#include "cluster/clusterwatcher.h"
 #include "cluster/clusterwatchsnapshot.h"
 #include "cluster/clusterworkersmodel.h"
 #include "cluster/clusterworkerspage.h"
 #include "cluster/redisconnection.h"
+#include "engine/crawlengine.h"
 #include "mainwindow.h"
 #include "models/resultsmodel.h"
 #include "pages/mainactions.h"
@@ -23,6 +25,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -35,6 +38,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <memory>
 
 using namespace crawl;
@@ -253,6 +257,116 @@ private Q_SLOTS:
         QCOMPARE(queue.trimResults(ids[3]), 3);
         QCOMPARE(queue.readResults({}, 10).size(), 0);
         QCOMPARE(connection.command({"HLEN", clusterKeyPrefix(name) + "readers"}).toInteger(), 0);
+    }
+
+    // Rows lost to this reader: the stream is a suffix of every row added, so a gap exists only when its
+    // first row comes after the last one read.
+    void rowsTrimmedUnreadCountsOnlyAGap() {
+        QVERIFY(ClusterWatcher::streamIdLess("5-1", "5-2"));
+        QVERIFY(ClusterWatcher::streamIdLess("9-9", "10-0")); // numbers, not text
+        QVERIFY(!ClusterWatcher::streamIdLess("10-0", "10-0"));
+        // Attached after a trim: 10 added, 4 left, none read -> 6 missed.
+        QCOMPARE(ClusterWatcher::rowsTrimmedUnread(10, 4, 0, "7-0", {}), 6);
+        // Still holds the last row read: nothing missed, whatever the counts say.
+        QCOMPARE(ClusterWatcher::rowsTrimmedUnread(10, 4, 0, "7-0", "7-0"), 0);
+        QCOMPARE(ClusterWatcher::rowsTrimmedUnread(10, 4, 3, "7-0", "8-0"), 0);
+        // Read 3, then the mark expired and the next 5 were trimmed: 2 left after them.
+        QCOMPARE(ClusterWatcher::rowsTrimmedUnread(10, 2, 3, "9-0", "3-0"), 5);
+        // Everything read, then trimmed (the coordinator's normal trim): nothing missed.
+        QCOMPARE(ClusterWatcher::rowsTrimmedUnread(10, 0, 10, {}, "9-0"), 0);
+        // Everything trimmed before any read.
+        QCOMPARE(ClusterWatcher::rowsTrimmedUnread(10, 0, 0, {}, {}), 10);
+        QCOMPARE(ClusterWatcher::rowsTrimmedUnread(0, 0, 0, {}, {}), 0);
+    }
+
+    // A window attached after the coordinator trimmed rows says how many it will never show.
+    void attachAfterATrimSaysWhatWasMissed() {
+        RedisConnection connection(m_server.url());
+        const QString name = QStringLiteral("trimmedbefore");
+        ClusterQueue queue(connection, name);
+        QVERIFY(queue.createCrawl({}));
+        QVERIFY(ClusterHostBudget(connection, name).setLimits({10, 10, 0, 0, 0}));
+        QList<ClusterUrl> urls;
+        for (int i = 1; i <= 4; ++i)
+            urls.append({QStringLiteral("http://h.test/%1").arg(i), QStringLiteral("http://h.test/%1").arg(i),
+                         QStringLiteral("h.test:80"), i});
+        QCOMPARE(queue.enqueue(urls, "b").added, 4);
+        QList<QByteArray> ids;
+        for (int i = 1; i <= 4; ++i) {
+            const QByteArray lease = "T:" + QByteArray::number(i);
+            QVERIFY(queue.lease("T", lease, 10'000).lease);
+            const AckResult ack = queue.acknowledge("T", lease, {{"outcome", "ok"}, {"status", "200"}});
+            QVERIFY(ack.accepted);
+            ids.append(ack.streamId);
+        }
+        QCOMPARE(queue.trimResults(ids[2]), 3); // no reader yet: the coordinator committed three
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        QSignalSpy missed(window.clusterSession(), &ui::ClusterSession::rowsMissed);
+        window.attachToCluster(m_server.url(), name);
+        QVERIFY(missed.wait(10'000));
+        QCOMPARE(missed.last().at(0).toLongLong(), 3);
+        QVERIFY2(window.statusBar()->currentMessage().contains(
+                     QStringLiteral("3 rows were written before this window read them")),
+                 qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY(QTest::qWaitFor([&] { return window.resultsView()->model()->rowCount() == 1; }, 10'000));
+        // Said once: the reads of two more polls find no new gap.
+        QSignalSpy snapshots(window.clusterSession(), &ui::ClusterSession::clusterSnapshot);
+        QVERIFY(QTest::qWaitFor([&] { return snapshots.size() >= 2; }, 10'000));
+        QCOMPARE(missed.size(), 1);
+        window.detachFromCluster();
+    }
+
+    // A Redis that stops answering (SIGSTOP: a hung server, a blackholed link) does not keep the window
+    // from closing; the watcher's thread ends on its own once the call in hand gives up.
+    void closingWithAHungRedisIsPrompt() {
+        RedisTestServer redis;
+        REDIS_TEST_SERVER_START(redis);
+        auto session = std::make_unique<ui::ClusterSession>();
+        QSignalSpy snapshots(session.get(), &ui::ClusterSession::clusterSnapshot);
+        session->attach(redis.url(), QStringLiteral("nosuchcrawl"));
+        QVERIFY(snapshots.wait(10'000));
+        ::kill(pid_t(redis.pid()), SIGSTOP);
+        // The next poll (every second) is now stuck on the frozen server.
+        QTest::qWait(1'500);
+        QElapsedTimer closing;
+        closing.start();
+        session.reset();
+        const qint64 tookMs = closing.elapsed();
+        ::kill(pid_t(redis.pid()), SIGCONT);
+        qInfo("the session took %lld ms to close", tookMs);
+        QVERIFY2(tookMs < 1'000, "closing the window waited on a hung Redis");
+        // Nothing leaks: the abandoned watcher finishes its call and deletes itself and its thread.
+        QVERIFY(QTest::qWaitFor([] { return ClusterWatcher::liveCount() == 0; }, 15'000));
+    }
+
+    // The window's own host overrides (a local crawl's, or a resumed crawl file's) are not the shared
+    // crawl's: the first host limit set while attached must not push them to every worker. Detached, the
+    // window has its own back.
+    void attachDoesNotShareStaleLocalOverrides() {
+        const QString name = QStringLiteral("stale");
+        RedisConnection connection(m_server.url());
+        QVERIFY(ClusterQueue(connection, name).createCrawl({}));
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        CrawlLimits local;
+        local.hostOverrides.insert(QStringLiteral("stale.test:80"), HostOverride{64, 0});
+        window.setLimits(local, FetchPolicy{});
+        window.attachToCluster(m_server.url(), name);
+        QVERIFY(QTest::qWaitFor([&] { return window.clusterSession()->lastSnapshot().connected; }, 10'000));
+        QSignalSpy written(window.clusterSession(), &ui::ClusterSession::limitsWritten);
+        window.setHostOverride(QStringLiteral("h.test:80"), HostOverride{1, 1000});
+        QVERIFY(written.wait(5'000));
+        QVERIFY(written.last().at(0).toBool());
+        const QByteArray prefix = clusterKeyPrefix(name);
+        QCOMPARE(connection.command({"HGET", prefix + "host:h.test:80", "o_inflight"}).text, QByteArray("1"));
+        QVERIFY2(connection.command({"HGET", prefix + "host:stale.test:80", "o_inflight"}).text.isEmpty(),
+                 "a host override the user never set for the shared crawl reached every worker");
+        window.detachFromCluster();
+        const QHash<QString, HostOverride> back = window.engine()->limits().hostOverrides;
+        QVERIFY(back.contains(QStringLiteral("stale.test:80")));
+        QCOMPARE(back.value(QStringLiteral("stale.test:80")).maxInFlight, 64);
+        QVERIFY(!back.contains(QStringLiteral("h.test:80"))); // the shared crawl's stays there
     }
 
     // Redis stopped under an attached window: it says "disconnected, retrying" and comes back by itself

@@ -9,12 +9,13 @@ ClusterSession::ClusterSession(QObject *parent)
     : QObject(parent) {}
 
 ClusterSession::~ClusterSession() {
-    // The window is going away: let the watcher finish its call (bounded by its Redis timeouts) so no
-    // thread outlives the application.
+    // The window is going away and must not wait on a hung Redis: the watcher skips the rest of its poll,
+    // and a call already sent finishes on the watcher's thread, which then deletes the watcher and itself.
+    // The short wait only lets a healthy watcher drop its reader mark before the application may exit.
     QThread *thread = m_thread;
     detach();
     if (thread)
-        thread->wait(10'000);
+        thread->wait(kCloseWaitMs);
 }
 
 void ClusterSession::attach(const crawl::RedisUrl &url, const QString &crawlName) {
@@ -36,6 +37,7 @@ void ClusterSession::attach(const crawl::RedisUrl &url, const QString &crawlName
     connect(watcher, &crawl::ClusterWatcher::snapshotReady, this, &ClusterSession::onSnapshot);
     connect(watcher, &crawl::ClusterWatcher::resultsReady, this, &ClusterSession::resultsReady);
     connect(watcher, &crawl::ClusterWatcher::limitsWritten, this, &ClusterSession::limitsWritten);
+    connect(watcher, &crawl::ClusterWatcher::rowsMissed, this, &ClusterSession::rowsMissed);
     m_thread->start();
     QMetaObject::invokeMethod(watcher, &crawl::ClusterWatcher::start, Qt::QueuedConnection);
     Q_EMIT attachedChanged(true);
@@ -47,6 +49,7 @@ void ClusterSession::detach() {
     crawl::ClusterWatcher *watcher = m_watcher;
     m_watcher = nullptr;
     disconnect(watcher, nullptr, this, nullptr);
+    watcher->requestStop(); // thread-safe: the poll in hand makes no further Redis call
     // Queued behind whatever the watcher is doing; the thread then ends and deletes it and itself. Nothing
     // here waits for Redis.
     QMetaObject::invokeMethod(watcher, &crawl::ClusterWatcher::stop, Qt::QueuedConnection);

@@ -21,6 +21,9 @@ namespace ui {
 class ClusterSession : public QObject {
     Q_OBJECT
 public:
+    // How long closing waits for the watcher's thread before leaving it to end on its own.
+    static constexpr int kCloseWaitMs = 100;
+
     explicit ClusterSession(QObject *parent = nullptr);
     ~ClusterSession() override;
 
@@ -44,6 +47,9 @@ Q_SIGNALS:
     void snapshotReady(const crawl::CrawlSnapshot &snapshot);
     void resultsReady(const QList<crawl::CrawlResult> &results);
     void limitsWritten(bool ok, qint64 version, const QString &error);
+    // Rows the coordinator trimmed before this window read them (its reader mark expired while it was
+    // suspended, or it attached after the last trim): the total so far, each time it grows.
+    void rowsMissed(qint64 total);
     // Only on a change between connected and not: the window says it once, not every second.
     void connectionChanged(bool connected, const QString &problem);
 
