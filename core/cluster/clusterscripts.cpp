@@ -26,6 +26,7 @@ namespace {
 //   P batches          hash: enqueue batch id -> "added duplicates" (replays count once)
 //   P workers          zset: worker id -> last heartbeat;  P w:<id>  hash: inflight, rate, hb
 //   P readers          hash: reader id (a window watching) -> "<expiry ms> <last stream id read>"
+//   P robots:<o>, P robotslock:<o>, P robotsfail:<o>   robots.txt per origin (clusterrobotsstore.h)
 // Reasons a start is refused: 1 paused (Retry-After), 2 breaker open, 3 start interval, 4 host in-flight
 // limit, 5 global in-flight cap.
 constexpr char kPrelude[] = R"lua(
