@@ -410,6 +410,7 @@ void ClusterWorkerRunner::onRobotsLookedUp(const QByteArray &leaseId, const QStr
     }
     Flight &flight = *it;
     flight.awaitingRobots = false;
+    flight.robotsLookedUp = true;
     if (!lookup.error.isEmpty()) // Redis failing (it reconnects): the URL waits, nothing is sent blind
         return deferLease(flight, kRobotsWaitMs);
     switch (lookup.state) {
@@ -484,7 +485,7 @@ void ClusterWorkerRunner::applyRobots(Flight &flight, const HostRobots &robots) 
 }
 
 void ClusterWorkerRunner::startFetch(Flight &flight) {
-    if (m_robotsSettings.robots != RobotsMode::Ignore && isLate(flight)) { // the robots lookup made it late
+    if (flight.robotsLookedUp && isLate(flight)) { // the round trip to Redis made it late
         ++m_lateLeases;
         return deferLease(flight, 0);
     }

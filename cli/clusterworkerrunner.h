@@ -68,6 +68,7 @@ private:
         QList<QPair<QByteArray, QByteArray>> resultFields; // sent, waiting for the acknowledgement
         int ackAttempts = 0;
         bool awaitingRobots = false; // its host's robots.txt is being looked up in Redis
+        bool robotsLookedUp = false; // ... was: the lease is older by that round trip
         bool robotsFetch = false; // the lease's slot fetches its host's /robots.txt; the URL then goes back
         int robotsAttempt = 1;
         QString robotsNote; // --robots report: what would have blocked it

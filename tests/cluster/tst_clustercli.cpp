@@ -662,7 +662,8 @@ private Q_SLOTS:
         // disallowed ones marked.
         const QString reportCsv = m_dir.filePath(QStringLiteral("robots-report.csv"));
         coordinator = startCoordinator(QStringLiteral("robots-report"), list, reportCsv,
-                                       {QStringLiteral("--robots"), QStringLiteral("report")});
+                                       {QStringLiteral("--robots"), QStringLiteral("report"),
+                                        QStringLiteral("--interval-ms"), QStringLiteral("20")});
         auto worker = startWorker(QStringLiteral("robots-report"));
         QVERIFY2(waitFinished(*coordinator, 60000), coordinator->err.constData());
         QVERIFY2(coordinator->process->exitCode() == 0, coordinator->err.constData());
@@ -685,7 +686,8 @@ private Q_SLOTS:
 
         // --robots ignore: robots.txt not requested, the disallowed URLs fetched.
         const QString ignoreCsv = m_dir.filePath(QStringLiteral("robots-ignore.csv"));
-        coordinator = startCoordinator(QStringLiteral("robots-ignore"), list, ignoreCsv, {});
+        coordinator = startCoordinator(QStringLiteral("robots-ignore"), list, ignoreCsv,
+                                       {QStringLiteral("--interval-ms"), QStringLiteral("20")});
         worker = startWorker(QStringLiteral("robots-ignore"));
         QVERIFY2(waitFinished(*coordinator, 60000), coordinator->err.constData());
         QVERIFY2(coordinator->process->exitCode() == 0, coordinator->err.constData());
