@@ -489,17 +489,6 @@ void ClusterWorkerRunner::startFetch(Flight &flight) {
         ++m_lateLeases;
         return deferLease(flight, 0);
     }
-    if (m_robotsSettings.robots != RobotsMode::Ignore) {
-        const auto robots = m_robots.constFind(robotsOrigin(flight.currentUrl, flight.lease.host));
-        if (robots != m_robots.constEnd() && robots->crawlDelayMs > 0) {
-            // Crawl-delay: no worker starts on the host sooner than that after this start.
-            QMetaObject::invokeMethod(
-                m_client,
-                [client = m_client, host = flight.lease.host,
-                 until = flight.grantServerMs + robots->crawlDelayMs] { client->pauseHost(host, until); },
-                Qt::QueuedConnection);
-        }
-    }
     sendHop(flight);
 }
 
@@ -520,18 +509,20 @@ void ClusterWorkerRunner::endRobotsFetch(Flight &flight, int status, bool tooMan
         decideRobotsFetch(status, tooManyRedirects, entry.attempt, m_robotsSettings.robotsRetry);
     const qint64 ttlMs = decision.retry ? decision.retryDelayMs : m_robotsSettings.robotsRefetchMs;
     const QString origin = robotsOrigin(QUrl(flight.lease.url), flight.lease.host);
-    // Stored before the URL goes back (the same thread, in order): whoever leases it next reads the rules.
-    QMetaObject::invokeMethod(
-        m_client,
-        [client = m_client, origin, entry, ttlMs, retry = decision.retry,
-         failTtl = m_robotsSettings.robotsRefetchMs] {
-            client->storeRobots(origin, entry, ttlMs, retry, failTtl);
-        },
-        Qt::QueuedConnection);
     if (m_robots.size() >= kMaxRobotsOrigins)
         m_robots.clear();
     const HostRobots robots = hostRobotsFrom(entry, ttlMs);
     m_robots.insert(origin, robots);
+    // Stored before the URL goes back (the same thread, in order): whoever leases it next reads the rules.
+    // A Crawl-delay becomes the host's least interval in the shared budget, with the same guard as an
+    // interval the user sets (clusterlimits.h), so the server sees starts at least that far apart.
+    const qint64 crawlDelayMs = robots.crawlDelayMs > 0 ? robots.crawlDelayMs + kClusterIntervalGuardMs : 0;
+    QMetaObject::invokeMethod(
+        m_client,
+        [client = m_client, origin, entry, ttlMs, retry = decision.retry,
+         failTtl = m_robotsSettings.robotsRefetchMs, host = flight.lease.host,
+         crawlDelayMs] { client->storeRobots(origin, entry, ttlMs, retry, failTtl, host, crawlDelayMs); },
+        Qt::QueuedConnection);
     say(QStringLiteral("robots.txt of %1: %2")
             .arg(origin,
                  decision.action == RobotsFetchDecision::Action::Parse

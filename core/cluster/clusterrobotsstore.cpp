@@ -34,7 +34,7 @@ return {2, (tonumber(redis.call('GET', P .. 'robotsfail:' .. h)) or 0) + 1}
 }
 
 // KEYS[1]: the crawl's prefix. ARGV: host, worker id, status, toomany, body, attempt, ttl ms, retry (0/1),
-// failures ttl ms. A replay stores the same again.
+// failures ttl ms, host key, crawl delay ms (0: none). A replay stores the same again.
 const RedisScript &storeScript() {
     static const RedisScript script(R"lua(
 local P, h = KEYS[1], ARGV[1]
@@ -48,6 +48,22 @@ else
 end
 local lk = P .. 'robotslock:' .. h
 if redis.call('GET', lk) == ARGV[2] then redis.call('DEL', lk) end
+-- Crawl-delay: every start on the host is that far from the previous one (the budget scripts take the
+-- larger of it and the interval), the next one included.
+local hk = P .. 'host:' .. ARGV[10]
+local delay = tonumber(ARGV[11]) or 0
+if delay > 0 then
+    redis.call('HSET', hk, 'crawldelay', delay)
+    local last = tonumber(redis.call('HGET', hk, 'last_start'))
+    local nxt = tonumber(redis.call('HGET', hk, 'next')) or 0
+    if last and last + delay > nxt then
+        redis.call('HSET', hk, 'next', last + delay)
+        local at = redis.call('ZSCORE', P .. 'sched', ARGV[10])
+        if at and tonumber(at) < last + delay then redis.call('ZADD', P .. 'sched', last + delay, ARGV[10]) end
+    end
+else
+    redis.call('HDEL', hk, 'crawldelay')
+end
 return 1
 )lua");
     return script;
@@ -109,12 +125,14 @@ ClusterRobotsLookup ClusterRobotsStore::lookup(const QString &host, const QByteA
 
 bool ClusterRobotsStore::store(const QString &host, const QByteArray &workerId,
                                const ClusterRobotsEntry &entry, qint64 ttlMs, bool retry,
-                               qint64 failuresTtlMs, QString *error) {
+                               qint64 failuresTtlMs, const QString &hostKey, qint64 crawlDelayMs,
+                               QString *error) {
     const RedisReply reply = m_connection.evalScript(
         storeScript(), {m_prefix},
         {host.toUtf8(), workerId, QByteArray::number(entry.status), entry.tooManyRedirects ? "1" : "0",
          entry.body, QByteArray::number(entry.attempt), QByteArray::number(std::max<qint64>(1, ttlMs)),
-         retry ? "1" : "0", QByteArray::number(std::max<qint64>(1, failuresTtlMs))});
+         retry ? "1" : "0", QByteArray::number(std::max<qint64>(1, failuresTtlMs)), hostKey.toUtf8(),
+         QByteArray::number(std::max<qint64>(0, crawlDelayMs))});
     if (reply.isError()) {
         *error = errorText(reply);
         return false;

@@ -35,7 +35,8 @@ struct ClusterRobotsLookup {
 // crawl's prefix P: `P robots:<h>` (hash: status, toomany, body, attempt; expires with the cache lifetime,
 // or after the retry delay for a 5xx / unreachable robots.txt), `P robotslock:<h>` (the fetching worker's
 // id, with an expiry: a worker that dies while fetching frees it) and `P robotsfail:<h>` (failed fetches of
-// the current round, so the next worker's attempt is counted on). Not thread-safe: one per worker thread.
+// the current round, so the next worker's attempt is counted on); a Crawl-delay goes to
+// `P host:<key>` (field crawldelay), which the budget scripts read. Not thread-safe: one per worker thread.
 class ClusterRobotsStore {
 public:
     ClusterRobotsStore(RedisConnection &connection, const QString &crawlName);
@@ -43,8 +44,10 @@ public:
     ClusterRobotsLookup lookup(const QString &host, const QByteArray &workerId, qint64 lockTtlMs);
     // Stores the outcome for `ttlMs` and frees the lock if `workerId` holds it. `retry`: the fetch failed
     // and will be tried again (its attempt is remembered for the next round for `failuresTtlMs`).
+    // `crawlDelayMs` > 0 becomes the least start interval of `hostKey` in the shared budget (from its last
+    // start on); 0 removes it.
     bool store(const QString &host, const QByteArray &workerId, const ClusterRobotsEntry &entry, qint64 ttlMs,
-               bool retry, qint64 failuresTtlMs, QString *error);
+               bool retry, qint64 failuresTtlMs, const QString &hostKey, qint64 crawlDelayMs, QString *error);
     // A fetch given up (the worker stops): the next worker fetches at once.
     bool unlock(const QString &host, const QByteArray &workerId, QString *error);
 

@@ -222,10 +222,12 @@ void ClusterWorkerClient::lookupRobots(const QByteArray &leaseId, const QString 
 }
 
 void ClusterWorkerClient::storeRobots(const QString &host, const ClusterRobotsEntry &entry, qint64 ttlMs,
-                                      bool retry, qint64 failuresTtlMs) {
+                                      bool retry, qint64 failuresTtlMs, const QString &hostKey,
+                                      qint64 crawlDelayMs) {
     QString error;
     // Redis unreachable: the lock expires and another worker fetches robots.txt again.
-    if (!m_robots->store(host, m_settings.workerId, entry, ttlMs, retry, failuresTtlMs, &error))
+    if (!m_robots->store(host, m_settings.workerId, entry, ttlMs, retry, failuresTtlMs, hostKey, crawlDelayMs,
+                         &error))
         Q_EMIT problem(error);
 }
 

@@ -75,7 +75,7 @@ public Q_SLOTS:
     void lookupRobots(const QByteArray &leaseId, const QString &host, qint64 lockTtlMs);
     // The fetch of the host's robots.txt ended (stored for every worker, the lock freed), or was given up.
     void storeRobots(const QString &host, const crawl::ClusterRobotsEntry &entry, qint64 ttlMs, bool retry,
-                     qint64 failuresTtlMs);
+                     qint64 failuresTtlMs, const QString &hostKey, qint64 crawlDelayMs);
     void unlockRobots(const QString &host);
     // Retry-After on a host: every worker's next start there waits until untilMs (server clock).
     void pauseHost(const QString &host, qint64 untilMs);

@@ -586,7 +586,8 @@ private Q_SLOTS:
     // robots.txt on workers (issue 15): obeyed by default, as in a local crawl. Three workers on two hosts
     // whose robots.txt disallow a path: robots.txt is requested once per host (the first worker fetches it,
     // the others wait and read it from Redis), no disallowed URL reaches the server, and the blocked rows
-    // name the rule. `--robots report` fetches them and marks the rows; `--robots ignore` just fetches them.
+    // name the rule; a Crawl-delay spaces the starts. `--robots report` fetches them and marks the rows;
+    // `--robots ignore` just fetches them.
     void robotsObeyedOnWorkers() {
         TestSite site;
         const QString a = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
@@ -595,7 +596,7 @@ private Q_SLOTS:
         QVERIFY(site.setRobotsTxt(a, testsite::RobotsTxt::text("User-agent: *\nDisallow: /private\n")));
         QVERIFY(site.setRobotsTxt(
             b, testsite::RobotsTxt::text("# rules\nUser-agent: other\nDisallow: /\n\nUser-agent: *\n"
-                                         "Allow: /secret/open\nDisallow: /secret\n")));
+                                         "Allow: /secret/open\nDisallow: /secret\nCrawl-delay: 0.2\n")));
         QStringList lines;
         QStringList blocked;
         for (int i = 0; i < 12; ++i) {
@@ -621,11 +622,11 @@ private Q_SLOTS:
         // No --robots flag: obey. Two per host, so workers lease a host's URLs while its robots.txt is
         // fetched.
         const QString csv = m_dir.filePath(QStringLiteral("robots-obey.csv"));
-        auto coordinator =
-            start({QStringLiteral("--headless"), QStringLiteral("--input"), input,
-                   QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"),
-                   QStringLiteral("robots-obey"), QStringLiteral("--output"), csv, QStringLiteral("--quiet"),
-                   QStringLiteral("--per-host"), QStringLiteral("2")});
+        auto coordinator = start(
+            {QStringLiteral("--headless"), QStringLiteral("--input"), input, QStringLiteral("--cluster"),
+             clusterUrl(), QStringLiteral("--crawl"), QStringLiteral("robots-obey"),
+             QStringLiteral("--output"), csv, QStringLiteral("--quiet"), QStringLiteral("--per-host"),
+             QStringLiteral("2"), QStringLiteral("--interval-ms"), QStringLiteral("20")});
         std::vector<std::unique_ptr<Proc>> workers;
         for (int i = 0; i < 3; ++i)
             workers.push_back(startWorker(QStringLiteral("robots-obey")));
@@ -656,6 +657,14 @@ private Q_SLOTS:
             for (const RequestRecord &r : requests)
                 QVERIFY2(!isDisallowed(r), qPrintable(r.target));
         }
+        // b's Crawl-delay spaces every worker's starts there (the shared budget's interval), from its
+        // robots.txt fetch on; a's interval stays 20 ms.
+        const QList<RequestRecord> starts = startsOf(site, b);
+        for (qsizetype i = 1; i < starts.size(); ++i)
+            QVERIFY2(starts[i].startNs - starts[i - 1].startNs >= 200 * kMs,
+                     qPrintable(QStringLiteral("%1 ms before %2")
+                                    .arg((starts[i].startNs - starts[i - 1].startNs) / kMs)
+                                    .arg(starts[i].target)));
         QCOMPARE(site.totalRequests(), qint64(2 + lines.size() - blocked.size()));
 
         // --robots report: robots.txt fetched once more per host (a new crawl), every URL fetched, the

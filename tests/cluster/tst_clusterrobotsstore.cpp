@@ -1,6 +1,7 @@
 // ClusterRobotsStore against a real redis-server on loopback: one worker takes an origin's lock and fetches
 // robots.txt, the others are told to wait, then read what it stored; a failed fetch's attempt carries on to
 // the next round; a lock given up or held by a dead worker frees the origin.
+#include "cluster/clusterhostbudget.h"
 #include "cluster/clusterrobotsstore.h"
 #include "cluster/clustertypes.h"
 #include "cluster/redisconnection.h"
@@ -43,7 +44,9 @@ private Q_SLOTS:
         entry.status = 200;
         entry.body = QByteArray("User-agent: *\nDisallow: /private\n\0binary", 40);
         QString error;
-        QVERIFY2(first.store(origin, "w1", entry, 3'600'000, false, 3'600'000, &error), qPrintable(error));
+        QVERIFY2(first.store(origin, "w1", entry, 3'600'000, false, 3'600'000,
+                             QStringLiteral("127.0.0.2:8080"), 0, &error),
+                 qPrintable(error));
         const ClusterRobotsLookup known = second.lookup(origin, "w2", 60000);
         QCOMPARE(known.state, ClusterRobotsLookup::State::Known);
         QCOMPARE(known.entry.status, 200);
@@ -69,7 +72,9 @@ private Q_SLOTS:
         failed.attempt = 1;
         QString error;
         // Stored for the retry delay: the origin's URLs read "503, attempt 1" until then.
-        QVERIFY2(store.store(origin, "w1", failed, 200, true, 60000, &error), qPrintable(error));
+        QVERIFY2(
+            store.store(origin, "w1", failed, 200, true, 60000, QStringLiteral("127.0.0.3:8443"), 0, &error),
+            qPrintable(error));
         const ClusterRobotsLookup during = store.lookup(origin, "w2", 60000);
         QCOMPARE(during.state, ClusterRobotsLookup::State::Known);
         QCOMPARE(during.entry.status, 503);
@@ -84,7 +89,9 @@ private Q_SLOTS:
         ClusterRobotsEntry ok;
         ok.status = 404;
         ok.attempt = 2;
-        QVERIFY2(store.store(origin, "w2", ok, 60000, false, 60000, &error), qPrintable(error));
+        QVERIFY2(
+            store.store(origin, "w2", ok, 60000, false, 60000, QStringLiteral("127.0.0.9:80"), 0, &error),
+            qPrintable(error));
         QCOMPARE(store.lookup(origin, "w3", 60000).entry.status, 404);
         // A success ends the round: a later fetch (after the cache lifetime) starts at attempt 1 again.
         QVERIFY(connection.command({"FLUSHDB"}).text == "OK");
@@ -109,13 +116,51 @@ private Q_SLOTS:
         // A store by a worker whose lock expired keeps the lock of the one fetching now.
         ClusterRobotsEntry entry;
         entry.status = 200;
-        QVERIFY(store.store(origin, "w2", entry, 60000, false, 60000, &error));
+        QVERIFY(
+            store.store(origin, "w2", entry, 60000, false, 60000, QStringLiteral("127.0.0.9:80"), 0, &error));
         QCOMPARE(store.lookup(origin, "w4", 60000).state, ClusterRobotsLookup::State::Known);
         QCOMPARE(connection
                      .command({"GET",
                                clusterKeyPrefix(QStringLiteral("unlock")) + "robotslock:" + origin.toUtf8()})
                      .text,
                  QByteArray("w3"));
+    }
+
+    // Crawl-delay becomes the host's least start interval in the shared budget, from its last start on
+    // (the robots fetch itself), until a store without one.
+    void crawlDelayLengthensTheHostInterval() {
+        RedisConnection connection(m_server.url());
+        ClusterHostBudget budget(connection, QStringLiteral("delay"));
+        ClusterRobotsStore store(connection, QStringLiteral("delay"));
+        const QString host = QStringLiteral("127.0.0.5:80");
+        QVERIFY2(budget.setLimits({10, 4, 100, 0, 0}), qPrintable(budget.lastError()));
+        StartDecision d = budget.tryStart(host, "robots", 10'000, 1'000); // the robots.txt fetch
+        QVERIFY(d.granted);
+        QString error;
+        ClusterRobotsEntry entry;
+        entry.status = 200;
+        entry.body = "User-agent: *\nCrawl-delay: 0.5\n";
+        QVERIFY2(store.store(QStringLiteral("http://") + host, "w1", entry, 60000, false, 60000, host, 500,
+                             &error),
+                 qPrintable(error));
+        d = budget.tryStart(host, "g1", 10'000, 1'100); // the interval alone would allow it
+        QVERIFY(!d.granted);
+        QCOMPARE(d.reason, StartDecision::Reason::Interval);
+        QCOMPARE(d.atMs, 1'500);
+        d = budget.tryStart(host, "g1", 10'000, 1'500);
+        QVERIFY(d.granted);
+        d = budget.tryStart(host, "g2", 10'000, 1'999);
+        QVERIFY(!d.granted);
+        QCOMPARE(d.atMs, 2'000);
+        // A store without a delay (robots.txt changed, or --ignore-crawl-delay) removes it: the interval
+        // alone spaces the starts again.
+        QVERIFY2(
+            store.store(QStringLiteral("http://") + host, "w1", entry, 60000, false, 60000, host, 0, &error),
+            qPrintable(error));
+        d = budget.tryStart(host, "g2", 10'000, 2'000);
+        QVERIFY(d.granted);
+        d = budget.tryStart(host, "g3", 10'000, 2'100);
+        QVERIFY2(d.granted, qPrintable(QString::number(d.atMs)));
     }
 };
 
