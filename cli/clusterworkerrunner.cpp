@@ -12,6 +12,7 @@
 #include "input/urlnormalizer.h"
 #include "policy/redirectsafety.h"
 #include "policy/resultacceptance.h"
+#include "robots/robotsfetchpolicy.h"
 #include "signalwatcher.h"
 #include "stderrline.h"
 
@@ -23,6 +24,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace crawl {
 
@@ -38,6 +40,26 @@ constexpr qint64 kUnreachableRepeatMs = 10000;
 // A worker given --crawl NAME waits this long for its coordinator to create the crawl (the two are often
 // started together), then ends with exit 2: a mistyped name must not wait forever.
 constexpr qint64 kMissingCrawlGraceMs = 5000;
+
+// A URL whose origin's robots.txt another worker is fetching goes back to the queue for this long (at most):
+// short enough that it starts soon after the rules are stored, long enough not to spin on the lock.
+constexpr qint64 kRobotsWaitMs = 250;
+// Origins whose rules this worker keeps; beyond it the map starts again (the rules are in Redis).
+constexpr qsizetype kMaxRobotsOrigins = 20'000;
+
+// robots.txt is per origin: http and https of a host may differ (RFC 9309 section 2.3).
+QString robotsOrigin(const QUrl &url, const QString &host) {
+    return url.scheme() + QStringLiteral("://") + host;
+}
+
+QUrl robotsUrlOf(const QUrl &url) {
+    QUrl robots;
+    robots.setScheme(url.scheme());
+    robots.setHost(url.host());
+    robots.setPort(url.port());
+    robots.setPath(QStringLiteral("/robots.txt"));
+    return robots;
+}
 
 qint64 steadyNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -203,6 +225,7 @@ void ClusterWorkerRunner::startClient() {
     connect(m_client, &ClusterWorkerClient::leaseLost, this, &ClusterWorkerRunner::onLeaseLost);
     connect(m_client, &ClusterWorkerClient::crawlState, this, &ClusterWorkerRunner::onCrawlState);
     connect(m_client, &ClusterWorkerClient::hopDecision, this, &ClusterWorkerRunner::onHopDecision);
+    connect(m_client, &ClusterWorkerClient::robotsLookedUp, this, &ClusterWorkerRunner::onRobotsLookedUp);
     connect(m_client, &ClusterWorkerClient::problem, this, &ClusterWorkerRunner::onProblem);
     connect(m_client, &ClusterWorkerClient::unreachable, this, [this](const QString &error, bool permanent) {
         if (m_finishing)
@@ -257,6 +280,14 @@ void ClusterWorkerRunner::onSettings(const QMap<QString, QString> &settings) {
     m_policy = parsed.options.policy;
     m_acceptance = parsed.options.quality.acceptance;
     m_scope = parsed.options.quality.scope;
+    const CrawlQuality &quality = parsed.options.quality;
+    m_robotsSettings.robots = quality.robots;
+    m_robotsSettings.robotsAgent =
+        quality.robotsAgent.isEmpty() ? QByteArrayLiteral("crawlscope") : quality.robotsAgent;
+    m_robotsSettings.ignoreCrawlDelay = quality.ignoreCrawlDelay;
+    m_robotsSettings.robotsRetry = quality.robotsRetry;
+    m_robotsSettings.robotsRefetchMs = std::max<qint64>(1, quality.robotsRefetchMs);
+    m_robotsSettings.robotsMaxRedirects = quality.robotsMaxRedirects;
     RequestTemplates templates = RequestTemplates::forPolicy(m_policy); // exactly what the engine sends
     m_request = std::move(templates.request);
     m_requestWithoutCredentials = std::move(templates.withoutCredentials);
@@ -327,7 +358,7 @@ void ClusterWorkerRunner::onLeased(const QList<ClusterLease> &leases, qint64 ask
         flight.grantSteadyNs = lease.askedAtSteadyNs;
         flight.firstStartEpochMs = QDateTime::currentMSecsSinceEpoch();
         Flight &stored = m_flights.insert(lease.leaseId, flight).value();
-        sendHop(stored);
+        admitLease(stored);
     }
     if (m_stopping)
         return;
@@ -337,6 +368,198 @@ void ClusterWorkerRunner::onLeased(const QList<ClusterLease> &leases, qint64 ask
         m_askTimer.start(int(askAgainInMs >= 0 ? askAgainInMs : kIdlePollMs));
     else
         askForWork();
+}
+
+bool ClusterWorkerRunner::isLate(const Flight &flight) const {
+    return steadyNs() - flight.lease.askedAtSteadyNs > kClusterLateLeaseMs * 1'000'000;
+}
+
+qint64 ClusterWorkerRunner::robotsLockTtlMs() const {
+    // Long enough for the whole fetch (each hop may take the total timeout); a worker that dies while
+    // fetching holds its origin's URLs back this long at most.
+    return qint64(m_robotsSettings.robotsMaxRedirects + 1) * std::max(1, m_policy.totalTimeoutS) * 1000 +
+           5000;
+}
+
+void ClusterWorkerRunner::admitLease(Flight &flight) {
+    if (m_robotsSettings.robots == RobotsMode::Ignore)
+        return startFetch(flight);
+    const QString origin = robotsOrigin(flight.currentUrl, flight.lease.host);
+    if (const auto known = m_robots.constFind(origin); known != m_robots.constEnd()) {
+        if (steadyNs() < known->validUntilNs)
+            return applyRobots(flight, *known);
+        m_robots.erase(known);
+    }
+    flight.awaitingRobots = true;
+    QMetaObject::invokeMethod(
+        m_client,
+        [client = m_client, leaseId = flight.lease.leaseId, origin, ttl = robotsLockTtlMs()] {
+            client->lookupRobots(leaseId, origin, ttl);
+        },
+        Qt::QueuedConnection);
+}
+
+void ClusterWorkerRunner::onRobotsLookedUp(const QByteArray &leaseId, const QString &host,
+                                           const ClusterRobotsLookup &lookup) {
+    const auto it = m_flights.find(leaseId);
+    if (it == m_flights.end() || !it->awaitingRobots || m_stopping) {
+        if (lookup.state == ClusterRobotsLookup::State::FetchIt) // nobody here will fetch it
+            QMetaObject::invokeMethod(
+                m_client, [client = m_client, host] { client->unlockRobots(host); }, Qt::QueuedConnection);
+        return;
+    }
+    Flight &flight = *it;
+    flight.awaitingRobots = false;
+    flight.robotsLookedUp = true;
+    if (!lookup.error.isEmpty()) // Redis failing (it reconnects): the URL waits, nothing is sent blind
+        return deferLease(flight, kRobotsWaitMs);
+    switch (lookup.state) {
+    case ClusterRobotsLookup::State::Known: {
+        if (m_robots.size() >= kMaxRobotsOrigins)
+            m_robots.clear();
+        const HostRobots robots = hostRobotsFrom(lookup.entry, lookup.remainingMs);
+        m_robots.insert(host, robots);
+        return applyRobots(flight, robots);
+    }
+    case ClusterRobotsLookup::State::FetchIt:
+        if (isLate(flight)) { // like a late lease: the slot's start time has passed, try again
+            ++m_lateLeases;
+            QMetaObject::invokeMethod(
+                m_client, [client = m_client, host] { client->unlockRobots(host); }, Qt::QueuedConnection);
+            return deferLease(flight, 0);
+        }
+        // This lease's slot fetches robots.txt: the fetch counts against the host's shared budget.
+        flight.robotsFetch = true;
+        flight.robotsAttempt = lookup.attempt;
+        flight.currentUrl = robotsUrlOf(flight.currentUrl);
+        return sendHop(flight);
+    case ClusterRobotsLookup::State::Wait:
+        return deferLease(
+            flight, std::clamp<qint64>(lookup.remainingMs, ClusterWorkerClient::kMinPollMs, kRobotsWaitMs));
+    }
+}
+
+ClusterWorkerRunner::HostRobots ClusterWorkerRunner::hostRobotsFrom(const ClusterRobotsEntry &entry,
+                                                                    qint64 remainingMs) const {
+    // The engine's decision (RobotsGate::onFetched), from what the fetching worker stored.
+    const RobotsFetchDecision decision =
+        decideRobotsFetch(entry.status, entry.tooManyRedirects, entry.attempt, m_robotsSettings.robotsRetry);
+    HostRobots robots;
+    switch (decision.action) {
+    case RobotsFetchDecision::Action::Parse:
+        robots.rules = RobotsRules::parse(entry.body, m_robotsSettings.robotsAgent);
+        break;
+    case RobotsFetchDecision::Action::AllowAll:
+        robots.rules = RobotsRules::allowAll(decision.reason);
+        break;
+    case RobotsFetchDecision::Action::DisallowAll:
+        robots.rules = RobotsRules::disallowAll(decision.reason);
+        break;
+    }
+    robots.retryPending = decision.retry;
+    robots.reason = decision.reason;
+    if (const auto delay = robots.rules.crawlDelaySeconds();
+        delay && *delay > 0 && !m_robotsSettings.ignoreCrawlDelay)
+        robots.crawlDelayMs = int(std::min(std::ceil(*delay * 1000.0 - 1e-6), 86'400'000.0)); // a day at most
+    const qint64 validMs = remainingMs >= 0 ? remainingMs : m_robotsSettings.robotsRefetchMs;
+    robots.validUntilNs = steadyNs() + validMs * 1'000'000;
+    return robots;
+}
+
+void ClusterWorkerRunner::applyRobots(Flight &flight, const HostRobots &robots) {
+    if (robots.retryPending) {
+        if (m_robotsSettings.robots ==
+            RobotsMode::Obey) // unreachable for now: wait for the next robots fetch
+            return deferLease(
+                flight, std::max<qint64>(kRobotsWaitMs, (robots.validUntilNs - steadyNs()) / 1'000'000));
+        flight.robotsNote = robots.reason; // report only: nothing waits for an unreachable robots.txt
+        return startFetch(flight);
+    }
+    const RobotsVerdict verdict = robots.rules.check(flight.currentUrl);
+    if (!verdict.allowed) {
+        if (m_robotsSettings.robots == RobotsMode::Obey)
+            return acknowledgeBlocked(flight, verdict.reason);
+        flight.robotsNote = verdict.reason;
+    }
+    startFetch(flight);
+}
+
+void ClusterWorkerRunner::startFetch(Flight &flight) {
+    if (flight.robotsLookedUp && isLate(flight)) { // the round trip to Redis made it late
+        ++m_lateLeases;
+        return deferLease(flight, 0);
+    }
+    sendHop(flight);
+}
+
+void ClusterWorkerRunner::endRobotsFetch(Flight &flight, int status, bool tooManyRedirects) {
+    const QByteArray leaseId = flight.lease.leaseId;
+    if (!flight.hopHost.isEmpty()) {
+        flight.hopHost.clear();
+        QMetaObject::invokeMethod(
+            m_client, [client = m_client, leaseId] { client->finishHop(leaseId); }, Qt::QueuedConnection);
+    }
+    ClusterRobotsEntry entry;
+    entry.status = status;
+    entry.tooManyRedirects = tooManyRedirects;
+    entry.body =
+        status >= 200 && status <= 299 ? flight.bodyPrefix.left(RobotsRules::maxParsedBytes) : QByteArray();
+    entry.attempt = flight.robotsAttempt;
+    const RobotsFetchDecision decision =
+        decideRobotsFetch(status, tooManyRedirects, entry.attempt, m_robotsSettings.robotsRetry);
+    const qint64 ttlMs = decision.retry ? decision.retryDelayMs : m_robotsSettings.robotsRefetchMs;
+    const QString origin = robotsOrigin(QUrl(flight.lease.url), flight.lease.host);
+    if (m_robots.size() >= kMaxRobotsOrigins)
+        m_robots.clear();
+    const HostRobots robots = hostRobotsFrom(entry, ttlMs);
+    m_robots.insert(origin, robots);
+    // Stored before the URL goes back (the same thread, in order): whoever leases it next reads the rules.
+    // A Crawl-delay becomes the host's least interval in the shared budget, with the same guard as an
+    // interval the user sets (clusterlimits.h), so the server sees starts at least that far apart.
+    const qint64 crawlDelayMs = robots.crawlDelayMs > 0 ? robots.crawlDelayMs + kClusterIntervalGuardMs : 0;
+    QMetaObject::invokeMethod(
+        m_client,
+        [client = m_client, origin, entry, ttlMs, retry = decision.retry,
+         failTtl = m_robotsSettings.robotsRefetchMs, host = flight.lease.host,
+         crawlDelayMs] { client->storeRobots(origin, entry, ttlMs, retry, failTtl, host, crawlDelayMs); },
+        Qt::QueuedConnection);
+    say(QStringLiteral("robots.txt of %1: %2")
+            .arg(origin,
+                 decision.action == RobotsFetchDecision::Action::Parse
+                     ? QStringLiteral("HTTP %1, %2 rules").arg(status).arg(robots.rules.rules().size())
+                     : decision.reason));
+    // The URL itself was not sent: back to the front of its host's queue, its attempt not counted; its
+    // next start obeys the host's interval (this fetch spent the slot).
+    QMetaObject::invokeMethod(
+        m_client, [client = m_client, leaseId] { client->giveBack(leaseId); }, Qt::QueuedConnection);
+    m_flights.remove(leaseId);
+    askForWork();
+}
+
+void ClusterWorkerRunner::deferLease(Flight &flight, qint64 waitMs) {
+    const QByteArray leaseId = flight.lease.leaseId;
+    QMetaObject::invokeMethod(
+        m_client,
+        [client = m_client, leaseId, at = serverNowMs(flight) + std::max<qint64>(0, waitMs)] {
+            client->giveBackUntil(leaseId, at);
+        },
+        Qt::QueuedConnection);
+    m_flights.remove(leaseId);
+    // Queued: this may run inside onLeased's loop, which asks for more itself when it is done.
+    QMetaObject::invokeMethod(this, &ClusterWorkerRunner::askForWork, Qt::QueuedConnection);
+}
+
+void ClusterWorkerRunner::acknowledgeBlocked(Flight &flight, const QString &reason) {
+    // Never requested: a row like a local crawl's (outcome blocked_robots, the rule as the error).
+    CrawlResult result;
+    result.url = flight.lease.url;
+    result.host = flight.lease.host;
+    result.outcome = Outcome::BlockedRobots;
+    result.error = reason;
+    result.finishedAt = QDateTime::currentDateTimeUtc();
+    flight.resultFields = ClusterResultCodec::encode(result);
+    flight.resultFields.append({"host_inflight", QByteArray::number(flight.lease.hostInFlight)});
+    sendAcknowledgement(flight);
 }
 
 void ClusterWorkerRunner::sendHop(Flight &flight) {
@@ -377,7 +600,7 @@ void ClusterWorkerRunner::onReplyData(QNetworkReply *reply) {
     }
     // Only the first bytes the acceptance checks read are kept; the rest is counted and dropped.
     if (it->keepBytes < 0)
-        it->keepBytes = bodyBytesToKeep(m_acceptance, false, it->contentType);
+        it->keepBytes = bodyBytesToKeep(m_acceptance, it->robotsFetch, it->contentType);
     it->bytes += consumeBody(reply, it->bodyPrefix, it->keepBytes);
     if (it->bytes > m_policy.maxBodyBytes && it->abortReason == AbortReason::None) {
         it->abortReason = AbortReason::TooLarge;
@@ -400,7 +623,7 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
     flight.reply = nullptr;
     if (reply->isOpen()) {
         if (flight.keepBytes < 0)
-            flight.keepBytes = bodyBytesToKeep(m_acceptance, false, flight.contentType);
+            flight.keepBytes = bodyBytesToKeep(m_acceptance, flight.robotsFetch, flight.contentType);
         flight.bytes += consumeBody(reply, flight.bodyPrefix, flight.keepBytes);
     }
     const qint64 now = steadyNs();
@@ -431,7 +654,23 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
     facts.spentMs = QDateTime::currentMSecsSinceEpoch() - flight.firstStartEpochMs;
     facts.random01 = QRandomGenerator::global()->generateDouble();
     ResponseDecision decision = decideResponse(facts, m_policy);
-    if (decision.action == ResponseDecision::Action::FollowRedirect && m_scope.restrictsAnything()) {
+    if (flight.robotsFetch) {
+        // robots.txt: its own redirect limit and no retries of its own (decideRobotsFetch says what a
+        // failure means), as in the engine; a Retry-After still pauses the host.
+        const bool redirect = decision.action == ResponseDecision::Action::FollowRedirect;
+        if (!redirect || flight.redirects >= m_robotsSettings.robotsMaxRedirects) {
+            if (decision.pauseHostMs >= 0)
+                QMetaObject::invokeMethod(
+                    m_client,
+                    [client = m_client, host = flight.lease.host,
+                     until = serverNowMs(flight) + decision.pauseHostMs] { client->pauseHost(host, until); },
+                    Qt::QueuedConnection);
+            return endRobotsFetch(flight, facts.status,
+                                  redirect || (facts.status >= 300 && facts.status <= 399));
+        }
+    }
+    if (decision.action == ResponseDecision::Action::FollowRedirect && m_scope.restrictsAnything() &&
+        !flight.robotsFetch) {
         // A redirect out of the crawl's scope is not followed (as in a single-process crawl).
         const NormalizedUrl target = normalizeUrl(decision.redirectTo.toString(QUrl::FullyEncoded));
         const ScopeDecision scope = target.ok() ? m_scope.check(target) : ScopeDecision{};
@@ -501,6 +740,10 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
     result.finishedAt = QDateTime::currentDateTimeUtc();
     result.redirectChain = flight.chain;
     result.warning = flight.warning;
+    if (!flight.robotsNote.isEmpty()) { // --robots report: the same words as a local crawl
+        const QString note = QStringLiteral("robots.txt would block it: ") + flight.robotsNote;
+        result.warning = result.warning.isEmpty() ? note : result.warning + QStringLiteral("; ") + note;
+    }
     applyAcceptance(result, m_acceptance, flight.bodyPrefix); // the same checks as a single-process crawl
     flight.resultFields = ClusterResultCodec::encode(result);
     // For the tests and the window: how many grants the host had in flight, by the server's count.
@@ -578,6 +821,13 @@ void ClusterWorkerRunner::onLeaseLost(const QByteArray &leaseId, const QString &
     // Another worker will fetch it: drop the request and its result.
     ++m_lostLeases;
     say(QStringLiteral("lease on %1 lost (%2); dropping that request").arg(it->lease.url, reason));
+    if (it->robotsFetch)
+        QMetaObject::invokeMethod(
+            m_client,
+            [client = m_client, origin = robotsOrigin(QUrl(it->lease.url), it->lease.host)] {
+                client->unlockRobots(origin);
+            },
+            Qt::QueuedConnection);
     QNetworkReply *reply = it->reply;
     m_flights.erase(it);
     if (reply) {
@@ -630,6 +880,13 @@ void ClusterWorkerRunner::onInterrupted() {
     }
     say(QStringLiteral("interrupted; releasing %1 leases").arg(m_flights.size()));
     for (auto it = m_flights.begin(); it != m_flights.end(); ++it) {
+        if (it->robotsFetch) // the next worker fetches it at once, rather than when the lock expires
+            QMetaObject::invokeMethod(
+                m_client,
+                [client = m_client, origin = robotsOrigin(QUrl(it->lease.url), it->lease.host)] {
+                    client->unlockRobots(origin);
+                },
+                Qt::QueuedConnection);
         if (QNetworkReply *reply = it->reply) {
             m_leaseOfReply.remove(reply);
             it->reply = nullptr;

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "cluster/clusterrobotsstore.h"
 #include "cluster/clustertypes.h"
 #include "cluster/redisurl.h"
 #include "commandline.h"
+#include "model/crawlquality.h"
 #include "model/crawlresult.h"
 #include "policy/responsedecision.h"
+#include "robots/robotsrules.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>
@@ -64,6 +67,19 @@ private:
         QString pendingHopHost; // ... or waits for one
         QList<QPair<QByteArray, QByteArray>> resultFields; // sent, waiting for the acknowledgement
         int ackAttempts = 0;
+        bool awaitingRobots = false; // its host's robots.txt is being looked up in Redis
+        bool robotsLookedUp = false; // ... was: the lease is older by that round trip
+        bool robotsFetch = false; // the lease's slot fetches its host's /robots.txt; the URL then goes back
+        int robotsAttempt = 1;
+        QString robotsNote; // --robots report: what would have blocked it
+    };
+    // One origin's robots.txt as this worker knows it (read from Redis, or fetched here).
+    struct HostRobots {
+        RobotsRules rules;
+        bool retryPending = false; // robots.txt unreachable for now: the origin's URLs wait (obey)
+        QString reason;            // why, when retryPending
+        int crawlDelayMs = 0;      // 0: none, or --ignore-crawl-delay
+        qint64 validUntilNs = 0;   // steady clock: looked up in Redis again after this
     };
 
     void pickCrawl();
@@ -81,6 +97,17 @@ private:
     void onInterrupted();
 
     void askForWork();
+    // robots.txt (issue 15): before a leased URL is sent, its origin's rules decide (docs/cluster.md).
+    void admitLease(Flight &flight);
+    void onRobotsLookedUp(const QByteArray &leaseId, const QString &host, const ClusterRobotsLookup &lookup);
+    void applyRobots(Flight &flight, const HostRobots &robots);
+    void startFetch(Flight &flight);
+    void endRobotsFetch(Flight &flight, int status, bool tooManyRedirects);
+    void deferLease(Flight &flight, qint64 waitMs);
+    void acknowledgeBlocked(Flight &flight, const QString &reason);
+    HostRobots hostRobotsFrom(const ClusterRobotsEntry &entry, qint64 remainingMs) const;
+    qint64 robotsLockTtlMs() const;
+    bool isLate(const Flight &flight) const;
     void sendHop(Flight &flight);
     void onReplyFinished(QNetworkReply *reply);
     void onReplyData(QNetworkReply *reply);
@@ -98,6 +125,18 @@ private:
     FetchPolicy m_policy;
     AcceptanceCriteria m_acceptance; // the crawl's acceptance checks, from its stored flags
     ScopeRules m_scope;              // ... and its scope: a redirect out of it is not followed
+    // ... and its robots.txt settings (CrawlQuality's robots fields; a whole CrawlQuality member, with its
+    // AcceptanceCriteria, trips g++ 12's -Wmaybe-uninitialized in the constructor)
+    struct RobotsSettings {
+        RobotsMode robots = RobotsMode::Ignore;
+        QByteArray robotsAgent = "crawlscope";
+        bool ignoreCrawlDelay = false;
+        RobotsRetrySettings robotsRetry;
+        qint64 robotsRefetchMs = 24LL * 3600 * 1000;
+        int robotsMaxRedirects = 5;
+    };
+    RobotsSettings m_robotsSettings;
+    QHash<QString, HostRobots> m_robots; // by robotsOrigin(): "scheme://host:port"
     int m_concurrency = 16;
     QThread m_clientThread;
     ClusterWorkerClient *m_client = nullptr;

@@ -383,14 +383,9 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         *error = QStringLiteral("--cluster with --input runs headless: add --headless");
         return false;
     }
-    // Workers apply the acceptance checks and the scope expressions, but do not read robots.txt yet: a
-    // shared crawl that silently ignored it would be less polite than the user asked for.
+    // Workers apply the acceptance checks, the scope expressions and robots.txt (obey by default, as a
+    // local crawl) with the flags stored in the crawl.
     if (!o->clusterWorker && !o->clusterSet) {
-        if (o->quality.robots != RobotsMode::Ignore) {
-            *error = QStringLiteral("a --cluster crawl does not read robots.txt yet (docs/cluster.md): add "
-                                    "--robots ignore to crawl without it");
-            return false;
-        }
         if (const QString refusal = clusterCoordinatorFlagRefusal(o->explicitFlags); !refusal.isEmpty()) {
             *error = refusal;
             return false;

@@ -193,6 +193,11 @@ RenewResult ClusterQueue::giveBack(const QByteArray &owner, const QByteArray &le
     return endLease(owner, leaseId, 0, false, nowMs);
 }
 
+RenewResult ClusterQueue::giveBackUntil(const QByteArray &owner, const QByteArray &leaseId,
+                                        qint64 notBeforeMs, std::optional<qint64> nowMs) {
+    return endLease(owner, leaseId, notBeforeMs, false, nowMs);
+}
+
 RenewResult ClusterQueue::endLease(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
                                    bool attempted, std::optional<qint64> nowMs) {
     const RedisReply reply = m_connection.evalScript(

@@ -61,6 +61,10 @@ public:
     // the lease counted is taken back. The host's start interval stays spent (the grant happened).
     RenewResult giveBack(const QByteArray &owner, const QByteArray &leaseId,
                          std::optional<qint64> nowMs = {});
+    // giveBack, but the URL joins its host's queue only at notBeforeMs (its host's robots.txt is being
+    // fetched by another worker, or waits for a retry): nothing sent, so the attempt is taken back too.
+    RenewResult giveBackUntil(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
+                              std::optional<qint64> nowMs = {});
     // Reclaims up to `limit` expired leases; returns how many, or -1 on error. lease() does this too.
     int expireLeases(int limit = 1000, std::optional<qint64> nowMs = {});
 

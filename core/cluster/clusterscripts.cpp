@@ -9,7 +9,7 @@ namespace {
 //   P limits           hash: global, perhost, interval, maxattempts, jitter (permille), version (bumped on
 //                      every change)
 //   P host:<h>         hash: next (earliest next start), pause (Retry-After until), breaker, breaker_until,
-//                      o_inflight / o_interval (overrides), starts, last_start
+//                      o_inflight / o_interval (overrides), starts, last_start, crawldelay (robots.txt)
 //   P hin:<h>          zset: grants in flight on the host -> expiry (a dead worker's grant times out)
 //   P gin              zset: every grant in flight -> expiry (the crawl's global cap)
 //   P hosts            set: every host the crawl has URLs on (the window pages through it)
@@ -26,6 +26,7 @@ namespace {
 //   P batches          hash: enqueue batch id -> "added duplicates" (replays count once)
 //   P workers          zset: worker id -> last heartbeat;  P w:<id>  hash: inflight, rate, hb
 //   P readers          hash: reader id (a window watching) -> "<expiry ms> <last stream id read>"
+//   P robots:<o>, P robotslock:<o>, P robotsfail:<o>   robots.txt per origin (clusterrobotsstore.h)
 // Reasons a start is refused: 1 paused (Retry-After), 2 breaker open, 3 start interval, 4 host in-flight
 // limit, 5 global in-flight cap.
 constexpr char kPrelude[] = R"lua(
@@ -43,8 +44,9 @@ local function now_ms(given)
 end
 local function host_limits(host)
     local l = redis.call('HMGET', P .. 'limits', 'global', 'perhost', 'interval', 'version')
-    local o = redis.call('HMGET', P .. 'host:' .. host, 'o_inflight', 'o_interval')
-    return num(l[1], 16), num(o[1], num(l[2], 1)), num(o[2], num(l[3], 0)), num(l[4], 0)
+    local o = redis.call('HMGET', P .. 'host:' .. host, 'o_inflight', 'o_interval', 'crawldelay')
+    -- robots.txt's Crawl-delay (clusterrobotsstore) only ever lengthens the interval.
+    return num(l[1], 16), num(o[1], num(l[2], 1)), math.max(num(o[2], num(l[3], 0)), num(o[3], 0)), num(l[4], 0)
 end
 -- The earliest time the host may start anything, ignoring in-flight counts.
 local function eligible_at(host, now)

@@ -27,6 +27,7 @@ ClusterWorkerClient::ClusterWorkerClient(Settings settings, QObject *parent)
     qRegisterMetaType<QList<ClusterLease>>();
     qRegisterMetaType<QList<QPair<QByteArray, QByteArray>>>();
     qRegisterMetaType<QMap<QString, QString>>();
+    qRegisterMetaType<ClusterRobotsLookup>();
 }
 
 ClusterWorkerClient::~ClusterWorkerClient() = default;
@@ -52,6 +53,7 @@ void ClusterWorkerClient::start() {
     m_connection = std::make_unique<RedisConnection>(m_settings.url, options);
     m_queue = std::make_unique<ClusterQueue>(*m_connection, m_settings.crawlName);
     m_budget = std::make_unique<ClusterHostBudget>(*m_connection, m_settings.crawlName);
+    m_robots = std::make_unique<ClusterRobotsStore>(*m_connection, m_settings.crawlName);
 
     m_renewTimer = new QTimer(this);
     m_renewTimer->setInterval(static_cast<int>(std::max<qint64>(50, m_settings.leaseTtlMs / 3)));
@@ -201,6 +203,38 @@ void ClusterWorkerClient::giveBack(const QByteArray &leaseId) {
         return;
     }
     m_held.remove(leaseId);
+}
+
+void ClusterWorkerClient::giveBackUntil(const QByteArray &leaseId, qint64 notBeforeMs) {
+    const RenewResult result = m_queue->giveBackUntil(m_settings.workerId, leaseId, notBeforeMs);
+    if (!result.error.isEmpty()) {
+        Q_EMIT problem(result.error); // it expires instead
+        return;
+    }
+    m_held.remove(leaseId);
+}
+
+void ClusterWorkerClient::lookupRobots(const QByteArray &leaseId, const QString &host, qint64 lockTtlMs) {
+    const ClusterRobotsLookup lookup = m_robots->lookup(host, m_settings.workerId, lockTtlMs);
+    if (!lookup.error.isEmpty())
+        Q_EMIT problem(lookup.error);
+    Q_EMIT robotsLookedUp(leaseId, host, lookup);
+}
+
+void ClusterWorkerClient::storeRobots(const QString &host, const ClusterRobotsEntry &entry, qint64 ttlMs,
+                                      bool retry, qint64 failuresTtlMs, const QString &hostKey,
+                                      qint64 crawlDelayMs) {
+    QString error;
+    // Redis unreachable: the lock expires and another worker fetches robots.txt again.
+    if (!m_robots->store(host, m_settings.workerId, entry, ttlMs, retry, failuresTtlMs, hostKey, crawlDelayMs,
+                         &error))
+        Q_EMIT problem(error);
+}
+
+void ClusterWorkerClient::unlockRobots(const QString &host) {
+    QString error;
+    if (!m_robots->unlock(host, m_settings.workerId, &error))
+        Q_EMIT problem(error);
 }
 
 void ClusterWorkerClient::pauseHost(const QString &host, qint64 untilMs) {

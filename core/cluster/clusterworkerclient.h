@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cluster/clusterrobotsstore.h"
 #include "cluster/clustertypes.h"
 #include "cluster/redisurl.h"
 
@@ -68,6 +69,14 @@ public Q_SLOTS:
     void retryLater(const QByteArray &leaseId, qint64 notBeforeMs);
     // A lease that was not used (nothing sent): back to its host's queue, its attempt not counted.
     void giveBack(const QByteArray &leaseId);
+    // giveBack, the URL queued again only at notBeforeMs (server clock).
+    void giveBackUntil(const QByteArray &leaseId, qint64 notBeforeMs);
+    // robots.txt of the lease's host (ClusterRobotsStore): emits robotsLookedUp().
+    void lookupRobots(const QByteArray &leaseId, const QString &host, qint64 lockTtlMs);
+    // The fetch of the host's robots.txt ended (stored for every worker, the lock freed), or was given up.
+    void storeRobots(const QString &host, const crawl::ClusterRobotsEntry &entry, qint64 ttlMs, bool retry,
+                     qint64 failuresTtlMs, const QString &hostKey, qint64 crawlDelayMs);
+    void unlockRobots(const QString &host);
     // Retry-After on a host: every worker's next start there waits until untilMs (server clock).
     void pauseHost(const QString &host, qint64 untilMs);
     // A redirect hop to another host than the lease's: that host's budget (in flight, interval, pause) must
@@ -93,6 +102,8 @@ Q_SIGNALS:
     void acknowledged(const QByteArray &leaseId, bool accepted, const QString &refusal);
     void leaseLost(const QByteArray &leaseId, const QString &reason);
     void limitsChanged(const crawl::ClusterLimits &limits);
+    void robotsLookedUp(const QByteArray &leaseId, const QString &host,
+                        const crawl::ClusterRobotsLookup &lookup);
     void problem(const QString &error); // Redis unreachable or refused; the text never holds the password
     void crawlMissing();
     // start() could not connect; permanent: waiting will not help (AUTH or SELECT refused).
@@ -112,6 +123,7 @@ private:
     std::unique_ptr<RedisConnection> m_connection;
     std::unique_ptr<ClusterQueue> m_queue;
     std::unique_ptr<ClusterHostBudget> m_budget;
+    std::unique_ptr<ClusterRobotsStore> m_robots;
     QTimer *m_renewTimer = nullptr;
     QTimer *m_heartbeatTimer = nullptr;
     QTimer *m_limitsTimer = nullptr;

@@ -581,15 +581,135 @@ private Q_SLOTS:
         QCOMPARE(site.totalRequests(), 3);
         for (const RequestRecord &r : site.requests(host))
             QVERIFY2(!r.target.startsWith(QLatin1String("/private/")), qPrintable(r.target));
+    }
 
+    // robots.txt on workers (issue 15): obeyed by default, as in a local crawl. Three workers on two hosts
+    // whose robots.txt disallow a path: robots.txt is requested once per host (the first worker fetches it,
+    // the others wait and read it from Redis), no disallowed URL reaches the server, and the blocked rows
+    // name the rule; a Crawl-delay spaces the starts. `--robots report` fetches them and marks the rows;
+    // `--robots ignore` just fetches them.
+    void robotsObeyedOnWorkers() {
+        TestSite site;
+        const QString a = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
+        const QString b = site.addHost(QHostAddress(QStringLiteral("127.0.0.3")));
+        QVERIFY(!a.isEmpty() && !b.isEmpty());
+        QVERIFY(site.setRobotsTxt(a, testsite::RobotsTxt::text("User-agent: *\nDisallow: /private\n")));
+        QVERIFY(site.setRobotsTxt(
+            b, testsite::RobotsTxt::text("# rules\nUser-agent: other\nDisallow: /\n\nUser-agent: *\n"
+                                         "Allow: /secret/open\nDisallow: /secret\nCrawl-delay: 0.2\n")));
+        QStringList lines;
+        QStringList blocked;
+        for (int i = 0; i < 12; ++i) {
+            lines << site.baseUrl(a) + QStringLiteral("/page/%1").arg(i)
+                  << site.baseUrl(b) + QStringLiteral("/p/%1").arg(i);
+            if (i % 3 == 0) {
+                blocked << site.baseUrl(a) + QStringLiteral("/private/%1").arg(i)
+                        << site.baseUrl(b) + QStringLiteral("/secret/%1").arg(i);
+            }
+        }
+        lines << site.baseUrl(b) + QStringLiteral("/secret/open/1");
+        lines += blocked;
+        const QByteArray list = (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8();
         const QString input = m_dir.filePath(QStringLiteral("robots.txt"));
-        QVERIFY(clitest::writeFile(input, (page + QLatin1Char('\n')).toUtf8()));
-        const clitest::Run robots = clitest::runCli({QStringLiteral("--headless"), QStringLiteral("--input"),
-                                                     input, QStringLiteral("--cluster"), clusterUrl(),
-                                                     QStringLiteral("--crawl"), QStringLiteral("polite")});
-        QCOMPARE(robots.exitCode, 2); // robots.txt obeyed by default
-        QVERIFY2(robots.err.contains("--robots ignore"), robots.err.constData());
-        QCOMPARE(site.totalRequests(), 3); // the refused one fetched nothing
+        QVERIFY(clitest::writeFile(input, list));
+        const auto isRobots = [](const RequestRecord &r) { return r.target == QLatin1String("/robots.txt"); };
+        const auto isDisallowed = [](const RequestRecord &r) {
+            return r.target.startsWith(QLatin1String("/private")) ||
+                   (r.target.startsWith(QLatin1String("/secret")) &&
+                    !r.target.startsWith(QLatin1String("/secret/open")));
+        };
+
+        // No --robots flag: obey. Two per host, so workers lease a host's URLs while its robots.txt is
+        // fetched.
+        const QString csv = m_dir.filePath(QStringLiteral("robots-obey.csv"));
+        auto coordinator = start(
+            {QStringLiteral("--headless"), QStringLiteral("--input"), input, QStringLiteral("--cluster"),
+             clusterUrl(), QStringLiteral("--crawl"), QStringLiteral("robots-obey"),
+             QStringLiteral("--output"), csv, QStringLiteral("--quiet"), QStringLiteral("--per-host"),
+             QStringLiteral("2"), QStringLiteral("--interval-ms"), QStringLiteral("20")});
+        std::vector<std::unique_ptr<Proc>> workers;
+        for (int i = 0; i < 3; ++i)
+            workers.push_back(startWorker(QStringLiteral("robots-obey")));
+        QVERIFY2(waitFinished(*coordinator, 60000), coordinator->err.constData());
+        QVERIFY2(coordinator->process->exitCode() == 0, coordinator->err.constData());
+        for (auto &worker : workers) {
+            QVERIFY2(waitFinished(*worker, 10000), worker->err.constData());
+            QVERIFY2(worker->process->exitCode() == 0, worker->err.constData());
+        }
+        int count = 0;
+        QHash<QString, QStringList> rows = rowsOf(csv, &count);
+        QCOMPARE(count, lines.size());
+        for (const QString &url : lines) {
+            const QStringList row = rows.value(url);
+            if (!blocked.contains(url)) {
+                QVERIFY2(row.value(clitest::OutcomeCol) == QLatin1String("ok"), qPrintable(url));
+                continue;
+            }
+            QCOMPARE(row.value(clitest::OutcomeCol), QStringLiteral("blocked_robots"));
+            QCOMPARE(row.value(clitest::Error),
+                     url.contains(QLatin1String("/private/"))
+                         ? QStringLiteral("Disallow: /private (robots.txt line 2)")
+                         : QStringLiteral("Disallow: /secret (robots.txt line 7)"));
+        }
+        for (const QString &host : {a, b}) {
+            const QList<RequestRecord> requests = site.requests(host);
+            QCOMPARE(std::count_if(requests.begin(), requests.end(), isRobots), 1);
+            for (const RequestRecord &r : requests)
+                QVERIFY2(!isDisallowed(r), qPrintable(r.target));
+        }
+        // b's Crawl-delay spaces every worker's starts there (the shared budget's interval), from its
+        // robots.txt fetch on; a's interval stays 20 ms.
+        const QList<RequestRecord> starts = startsOf(site, b);
+        for (qsizetype i = 1; i < starts.size(); ++i)
+            QVERIFY2(starts[i].startNs - starts[i - 1].startNs >= 200 * kMs,
+                     qPrintable(QStringLiteral("%1 ms before %2")
+                                    .arg((starts[i].startNs - starts[i - 1].startNs) / kMs)
+                                    .arg(starts[i].target)));
+        QCOMPARE(site.totalRequests(), qint64(2 + lines.size() - blocked.size()));
+
+        // --robots report: robots.txt fetched once more per host (a new crawl), every URL fetched, the
+        // disallowed ones marked.
+        const QString reportCsv = m_dir.filePath(QStringLiteral("robots-report.csv"));
+        coordinator = startCoordinator(QStringLiteral("robots-report"), list, reportCsv,
+                                       {QStringLiteral("--robots"), QStringLiteral("report"),
+                                        QStringLiteral("--interval-ms"), QStringLiteral("20")});
+        auto worker = startWorker(QStringLiteral("robots-report"));
+        QVERIFY2(waitFinished(*coordinator, 60000), coordinator->err.constData());
+        QVERIFY2(coordinator->process->exitCode() == 0, coordinator->err.constData());
+        QVERIFY2(waitFinished(*worker, 10000), worker->err.constData());
+        rows = rowsOf(reportCsv, &count);
+        QCOMPARE(count, lines.size());
+        for (const QString &url : blocked) {
+            const QStringList row = rows.value(url);
+            QCOMPARE(row.value(clitest::OutcomeCol), QStringLiteral("ok"));
+            QVERIFY2(row.value(clitest::Warning)
+                         .startsWith(QLatin1String("robots.txt would block it: Disallow: /")),
+                     qPrintable(row.value(clitest::Warning)));
+        }
+        for (const QString &host : {a, b}) {
+            const QList<RequestRecord> requests = site.requests(host);
+            QCOMPARE(std::count_if(requests.begin(), requests.end(), isRobots), 2);
+        }
+        qint64 before = site.totalRequests();
+        QCOMPARE(before, qint64(2 * 2 + lines.size() - blocked.size() + lines.size()));
+
+        // --robots ignore: robots.txt not requested, the disallowed URLs fetched.
+        const QString ignoreCsv = m_dir.filePath(QStringLiteral("robots-ignore.csv"));
+        coordinator = startCoordinator(QStringLiteral("robots-ignore"), list, ignoreCsv,
+                                       {QStringLiteral("--interval-ms"), QStringLiteral("20")});
+        worker = startWorker(QStringLiteral("robots-ignore"));
+        QVERIFY2(waitFinished(*coordinator, 60000), coordinator->err.constData());
+        QVERIFY2(coordinator->process->exitCode() == 0, coordinator->err.constData());
+        QVERIFY2(waitFinished(*worker, 10000), worker->err.constData());
+        rows = rowsOf(ignoreCsv, &count);
+        QCOMPARE(count, lines.size());
+        for (const QString &url : blocked)
+            QCOMPARE(rows.value(url).value(clitest::OutcomeCol), QStringLiteral("ok"));
+        QCOMPARE(site.totalRequests(), before + lines.size());
+        for (const QString &host : {a, b}) {
+            const QList<RequestRecord> requests = site.requests(host);
+            QCOMPARE(std::count_if(requests.begin(), requests.end(), isRobots), 2);
+        }
     }
 
     // The password never reaches the output, and rediss:// is refused with the reason.

@@ -119,8 +119,11 @@ private Q_SLOTS:
         row("worker", "--headless --worker --cluster URL", "");
         row("worker with crawl", "--headless --worker --cluster URL --crawl c1 --concurrency 8", "");
         row("coordinator", "--headless --input l.txt --cluster URL --crawl c1 --robots ignore", "");
-        row("coordinator obeying robots", "--headless --input l.txt --cluster URL --crawl c1",
-            "does not read robots.txt");
+        row("coordinator obeying robots", "--headless --input l.txt --cluster URL --crawl c1", "");
+        row("coordinator reporting robots",
+            "--headless --input l.txt --cluster URL --crawl c1 --robots report --robots-agent MyBot", "");
+        row("coordinator with a bad robots mode",
+            "--headless --input l.txt --cluster URL --crawl c1 --robots x", "--robots must be");
         row("coordinator with scope",
             "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --include a", "");
         row("coordinator with allowed hosts",
