@@ -5,6 +5,7 @@
 #include "cluster/clusterresultcodec.h"
 #include "cluster/redisconnection.h"
 #include "clusterlimits.h"
+#include "clusterlistcheck.h"
 #include "headlessrunner.h"
 #include "input/streamdevice.h"
 #include "input/urllistreader.h"
@@ -117,8 +118,15 @@ int ClusterCoordinator::run(const InputSource &input) {
     m_connection = std::make_unique<RedisConnection>(m_url, connectionOptions);
     m_inputName = input.displayName();
     m_resuming = !m_options.resume.isEmpty();
-    if (m_options.input != QLatin1String("-"))
+    if (m_options.input != QLatin1String("-")) {
         m_inputBytes = QString::number(QFileInfo(m_options.input).size());
+        m_inputPrint = InputFingerprint::ofFile(m_options.input, &error);
+        if (!m_inputPrint) {
+            say(error);
+            m_outputs->discard();
+            return ExitUsage;
+        }
+    }
 
     // Installed before the first connection attempt: a signal while Redis is unreachable ends the process
     // as cleanly as one later (the connection is tried from the event loop, never in one long block).
@@ -233,15 +241,12 @@ bool ClusterCoordinator::resumeCrawl() {
                 .arg(m_options.crawlName));
         return false;
     }
-    const QString storedBytes = settings.value(QStringLiteral("input_bytes"));
-    if (!m_options.inputChangedOk && !storedBytes.isEmpty() && storedBytes != m_inputBytes) {
-        // Other lines would get other rows: the CSV would no longer be one row per line of either list.
-        say(QStringLiteral("%1 is not the list crawl \"%2\" was started with (%3 bytes then, %4 now); give "
-                           "the same list, or --input-changed ok")
-                .arg(m_inputName, m_options.crawlName, storedBytes,
-                     m_inputBytes.isEmpty() ? QStringLiteral("?") : m_inputBytes));
+    const ClusterListCheck list = checkClusterResumeList(settings, m_inputPrint, m_inputName,
+                                                         m_options.crawlName, m_options.inputChangedOk);
+    if (!list.message.isEmpty())
+        say(list.message);
+    if (list.refuse)
         return false;
-    }
     // The scope the crawl was created with decides again which lines are excluded rows.
     QStringList arguments{QStringLiteral("crawlscope"), QStringLiteral("--headless"),
                           QStringLiteral("--input"), QStringLiteral("-")};
@@ -269,12 +274,21 @@ void ClusterCoordinator::startCrawl() {
             return end(ExitUsage);
         }
     } else {
-        // The workers read the crawl's fetch flags from here (timeouts, retries, headers, user agent).
-        if (!m_queue->createCrawl(
-                {{QStringLiteral("cli.arguments"), m_options.crawlArguments.join(QLatin1Char('\n'))},
-                 {QStringLiteral("input"), m_inputName},
-                 {QStringLiteral("input_bytes"), m_inputBytes},
-                 {QStringLiteral("input_complete"), QStringLiteral("0")}})) {
+        // The workers read the crawl's fetch flags from here (timeouts, retries, headers, user agent). Anyone
+        // who can read Redis can read them: a credential header's value never goes there, only its name,
+        // and every worker is given the value on its own command line.
+        QStringList withheld;
+        QMap<QString, QString> meta{
+            {QStringLiteral("cli.arguments"),
+             storableCrawlArguments(m_options.crawlArguments, &withheld).join(QLatin1Char('\n'))},
+            {QStringLiteral("input"), m_inputName},
+            {QStringLiteral("input_bytes"), m_inputBytes}, // all that older coordinators compare
+            {QStringLiteral("input_complete"), QStringLiteral("0")}};
+        if (m_inputPrint)
+            meta.insert(InputFingerprint::kSettingsKey, m_inputPrint->toString());
+        if (!withheld.isEmpty())
+            meta.insert(QString::fromLatin1(kWithheldHeadersKey), withheld.join(QLatin1Char('\n')));
+        if (!m_queue->createCrawl(meta)) {
             say(QStringLiteral("%1 (%2): choose a new --crawl name, or continue that crawl with --resume %3")
                     .arg(m_queue->lastError(), m_url.redacted(), m_options.crawlName));
             m_discardOutput = true;
@@ -295,9 +309,19 @@ void ClusterCoordinator::startCrawl() {
         m_discardOutput = true;
         return end(ExitOutputFailed);
     }
+    const QStringList withheld = m_queue->settings()
+                                     .value(QString::fromLatin1(kWithheldHeadersKey))
+                                     .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QString workerHeaders;
+    for (const QString &name : withheld)
+        workerHeaders += QStringLiteral(" --header \"%1: ...\"").arg(name);
     say(QStringLiteral("coordinating crawl \"%1\" at %2; start workers with: crawlscope --headless --worker "
-                       "--cluster %2 --crawl %1")
-            .arg(m_options.crawlName, m_url.redacted()));
+                       "--cluster %2 --crawl %1%3")
+            .arg(m_options.crawlName, m_url.redacted(), workerHeaders));
+    if (!withheld.isEmpty())
+        say(QStringLiteral("%1 not stored in Redis (credentials): every worker needs it on its own command "
+                           "line, as above; a worker without it refuses to start")
+                .arg(withheld.join(QStringLiteral(", "))));
     m_sinceProgress.start();
     m_tickTimer.start();
     QMetaObject::invokeMethod(this, &ClusterCoordinator::tick, Qt::QueuedConnection);

@@ -3,6 +3,7 @@
 #include "cluster/redisurl.h"
 #include "clustersummarytally.h"
 #include "commandline.h"
+#include "input/inputfingerprint.h"
 #include "input/inputsource.h"
 #include "model/crawlresult.h"
 
@@ -71,7 +72,8 @@ private:
     ClusterSummaryTally m_tally; // every row written, for --summary-json
     QString m_lastProblem;
     QString m_inputName;
-    QString m_inputBytes; // the list's size, stored with the crawl: a resume checks it is the same list
+    QString m_inputBytes; // the list's size, stored with the crawl (what older coordinators compare)
+    std::optional<InputFingerprint> m_inputPrint; // a list file's fingerprint: a resume checks it is the same
     bool m_resuming = false;
     qint64 m_enqueuedTotal = -1; // distinct URLs in the crawl, known once the list is fed
     QTimer m_connectTimer;
