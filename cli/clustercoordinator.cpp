@@ -6,6 +6,8 @@
 #include "cluster/redisconnection.h"
 #include "clusterlimits.h"
 #include "clusterlistcheck.h"
+#include "clusterstorewriter.h"
+#include "frontier/crawljournal.h"
 #include "headlessrunner.h"
 #include "input/streamdevice.h"
 #include "input/urllistreader.h"
@@ -18,6 +20,7 @@
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
 #include <QIODevice>
 
@@ -127,6 +130,11 @@ int ClusterCoordinator::run(const InputSource &input) {
             return ExitUsage;
         }
     }
+    if (!m_options.store.isEmpty() && !openStore(&error)) {
+        say(error);
+        m_outputs->discard();
+        return ExitUsage;
+    }
 
     // Installed before the first connection attempt: a signal while Redis is unreachable ends the process
     // as cleanly as one later (the connection is tried from the event loop, never in one long block).
@@ -157,6 +165,8 @@ int ClusterCoordinator::run(const InputSource &input) {
     m_loop = nullptr;
     m_connectTimer.stop();
 
+    if (m_store && m_discardOutput && !m_resuming)
+        m_store->discard(); // the shared crawl it was for was never created
     if (m_discardOutput || (m_exitCode == ExitOutputFailed && !m_crawlLost) || m_exitCode == ExitUsage) {
         m_outputs->discard();
         return m_exitCode;
@@ -178,6 +188,9 @@ int ClusterCoordinator::run(const InputSource &input) {
             return ExitOutputFailed;
         }
     }
+    if (m_exitCode == ExitOk && m_store &&
+        !m_store->setSetting(journalkey::inputComplete, QStringLiteral("1")))
+        say(QStringLiteral("%1: %2").arg(m_store->path(), m_store->lastError()));
     if (m_exitCode == ExitOk) {
         // Every row is in the committed CSV: the stream can go, and a --resume has nothing left to do.
         if (!m_queue->setSetting(QStringLiteral("collected"), QStringLiteral("1")) ||
@@ -188,6 +201,34 @@ int ClusterCoordinator::run(const InputSource &input) {
     if (m_repeatedResults > 0)
         say(QStringLiteral("%1 repeated results were dropped (one row per URL kept)").arg(m_repeatedResults));
     return m_exitCode;
+}
+
+bool ClusterCoordinator::openStore(QString *error) {
+    const StoreOptions::Sync sync =
+        m_options.syncFull ? StoreOptions::Sync::Full : StoreOptions::Sync::Normal;
+    if (m_resuming) {
+        // The crawl file the interrupted coordinator wrote: its lines stay, its unfinished URLs get their
+        // rows.
+        m_store = ClusterStoreWriter::open(m_options.store, sync, error);
+        return m_store != nullptr;
+    }
+    QStringList withheld;
+    QMap<QString, QString> settings{
+        {QStringLiteral("cli.arguments"),
+         storableCrawlArguments(m_options.crawlArguments, &withheld).join(QLatin1Char('\n'))},
+        {QStringLiteral("cluster.crawl"), m_options.crawlName},
+        {QStringLiteral("cluster.url"), m_url.redacted()},
+        {journalkey::inputKind,
+         m_options.input == QLatin1String("-") ? QStringLiteral("stdin") : QStringLiteral("file")},
+        {journalkey::createdAt, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
+    if (m_options.input != QLatin1String("-"))
+        settings.insert(journalkey::inputPath, QFileInfo(m_options.input).absoluteFilePath());
+    if (m_inputPrint)
+        settings.insert(InputFingerprint::kSettingsKey, m_inputPrint->toString());
+    if (!withheld.isEmpty())
+        settings.insert(QString::fromLatin1(kWithheldHeadersKey), withheld.join(QLatin1Char('\n')));
+    m_store = ClusterStoreWriter::create(m_options.store, settings, sync, error);
+    return m_store != nullptr;
 }
 
 void ClusterCoordinator::tryToConnect() {
@@ -366,6 +407,7 @@ bool ClusterCoordinator::feed() {
         return true;
     QList<ClusterUrl> batch;
     QList<CrawlResult> invalidRows;
+    QList<InputLine> storeLines; // every line read this tick, for the crawl file
     qint64 firstLine = -1;
     const auto send = [&]() {
         if (batch.isEmpty())
@@ -411,6 +453,8 @@ bool ClusterCoordinator::feed() {
             m_inputDone = true;
             break;
         }
+        if (m_store)
+            storeLines.append(*line);
         if (!line->normalized.ok()) {
             CrawlResult row;
             row.lineNumber = line->lineNumber;
@@ -445,6 +489,21 @@ bool ClusterCoordinator::feed() {
     }
     if (!m_inputDone && !send())
         return false;
+    if (m_store) {
+        // The lines first (invalid ones become their rows there), then the excluded rows, committed before
+        // the CSV gets them.
+        QList<CrawlResult> excluded;
+        for (const CrawlResult &row : std::as_const(invalidRows)) {
+            if (row.outcome == Outcome::Excluded)
+                excluded.append(row);
+        }
+        if (!m_store->append(storeLines) || !m_store->record(excluded)) {
+            say(QStringLiteral("cannot write the crawl file %1: %2")
+                    .arg(m_store->path(), m_store->lastError()));
+            end(ExitOutputFailed);
+            return false;
+        }
+    }
     for (const CrawlResult &row : std::as_const(invalidRows)) {
         if (!m_writer->write(row))
             break;
@@ -471,6 +530,7 @@ bool ClusterCoordinator::collect() {
             return true;
         }
         m_lastProblem.clear();
+        QList<CrawlResult> rows;
         for (const ClusterResultRecord &record : page) {
             const CrawlResult row = ClusterResultCodec::decode(record.fields);
             if (m_seenIds.contains(row.id)) {
@@ -478,6 +538,17 @@ bool ClusterCoordinator::collect() {
                 continue;
             }
             m_seenIds.insert(row.id);
+            rows.append(row);
+        }
+        // Acknowledge after commit, as a local crawl: a row counts (CSV, progress) once the crawl file has
+        // it.
+        if (m_store && !m_store->record(rows)) {
+            say(QStringLiteral("cannot write the crawl file %1: %2")
+                    .arg(m_store->path(), m_store->lastError()));
+            end(ExitOutputFailed);
+            return false;
+        }
+        for (const CrawlResult &row : std::as_const(rows)) {
             if (!m_writer->write(row))
                 break;
             m_tally.add(row);

@@ -21,6 +21,7 @@ class QIODevice;
 namespace crawl {
 
 class ClusterQueue;
+class ClusterStoreWriter;
 class OutputFiles;
 class RedisConnection;
 class ResultCsvWriter;
@@ -44,6 +45,7 @@ public:
     int run(const InputSource &input);
 
 private:
+    bool openStore(QString *error); // --store: the crawl file (created, or reopened by --resume)
     void tryToConnect();
     void startCrawl();  // connected: create the crawl, set its limits, start feeding and collecting
     bool resumeCrawl(); // --resume NAME: the crawl exists, is not collected yet, and has the same list
@@ -62,6 +64,7 @@ private:
     std::unique_ptr<ResultCsvWriter> m_writer;
     std::unique_ptr<QIODevice> m_inputDevice;
     std::unique_ptr<UrlListReader> m_reader;
+    std::unique_ptr<ClusterStoreWriter> m_store; // --store CRAWL.db, or null
     bool m_inputDone = false;
     qint64 m_expectedRows = 0; // invalid lines + distinct URLs enqueued (known once the list is fed)
     qint64 m_duplicates = 0;

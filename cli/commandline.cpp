@@ -307,15 +307,16 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
     }
     // --cluster --resume NAME: a coordinator continues the shared crawl NAME (docs/cluster.md).
     const bool resumeShared = !o->resume.isEmpty() && !o->clusterWorker && !o->clusterSet;
-    if (!o->store.isEmpty() || (!o->resume.isEmpty() && !resumeShared) || !o->exportStore.isEmpty() ||
-        o->demo) {
-        *error =
-            resumeShared || o->resume.isEmpty()
-                ? QStringLiteral(
-                      "--cluster does not go with --store, --export or --demo (a crawl file journals one "
-                      "process's crawl; a shared crawl lives in Redis: use --output and --summary-json)")
-                : QStringLiteral(
-                      "--resume NAME is for a --cluster coordinator, not --worker or --cluster-set");
+    // A coordinator may also write its rows into a crawl file (--store); workers and --cluster-set write
+    // none.
+    const bool storeRefused = !o->store.isEmpty() && (o->clusterWorker || o->clusterSet);
+    if (storeRefused || (!o->resume.isEmpty() && !resumeShared) || !o->exportStore.isEmpty() || o->demo) {
+        *error = resumeShared || o->resume.isEmpty()
+                     ? QStringLiteral(
+                           "--cluster does not go with --export or --demo, nor --store on a --worker or "
+                           "--cluster-set (the coordinator writes the rows: give it --store)")
+                     : QStringLiteral(
+                           "--resume NAME is for a --cluster coordinator, not --worker or --cluster-set");
         return false;
     }
     if (resumeShared) {
@@ -334,7 +335,8 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         static const QStringList resumeFlags = {
             QStringLiteral("headless"),     QStringLiteral("input"),  QStringLiteral("output"),
             QStringLiteral("summary-json"), QStringLiteral("quiet"),  QStringLiteral("cluster"),
-            QStringLiteral("crawl"),        QStringLiteral("resume"), QStringLiteral("input-changed")};
+            QStringLiteral("crawl"),        QStringLiteral("resume"), QStringLiteral("input-changed"),
+            QStringLiteral("store")};
         for (const QString &flag : std::as_const(o->explicitFlags)) {
             if (!resumeFlags.contains(flag)) {
                 *error =
