@@ -45,7 +45,9 @@ const Flag kFlags[] = {
     {"max-bytes", "N", "Largest body accepted, in bytes (default 10485760)."},
     {"max-redirects", "N", "Redirect hops followed per attempt (default 10)."},
     {"user-agent", "TEXT", "User-Agent header (default: Crawlscope/<version> ...)."},
-    {"header", "\"Name: value\"", "Extra request header (repeatable)."},
+    {"header", "\"Name: value\"",
+     "Extra request header (repeatable). A --worker needs the credential headers (Authorization, Cookie...) "
+     "its coordinator was given: they are not stored in Redis."},
     {"send-credentials-cross-origin", nullptr,
      "Keep Authorization, Cookie and other secret headers on a redirect to another origin."},
     {"no-private-redirects", nullptr,
@@ -84,7 +86,8 @@ const Flag kFlags[] = {
     {"quiet", nullptr, "No progress lines on stderr."},
     {"store", "FILE.db",
      "Journal the crawl in this new file: every URL's state and result is committed there, so a crash, "
-     "kill or power cut loses nothing committed and --resume continues it."},
+     "kill or power cut loses nothing committed and --resume continues it. On a --cluster coordinator: "
+     "the rows it collects (--resume NAME --store FILE.db reopens it)."},
     {"resume", "FILE.db",
      "Continue the crawl journaled in FILE.db with its list and settings (flags given now override "
      "them); --output gets one row per input line for the whole crawl. With --cluster URL --input FILE "
