@@ -128,7 +128,7 @@ private Q_SLOTS:
         const QString b = site.addHost(QHostAddress(QStringLiteral("127.0.0.3")));
         QVERIFY(!a.isEmpty() && !b.isEmpty());
         // Paced (1 at a time, 100 ms apart) so Redis can be read while the crawl runs.
-        QByteArray list = site.urlList(a, 8, QStringLiteral("/p%1?ms=50"));
+        QByteArray list = site.urlList(a, 8, QStringLiteral("/p%1?ms=200"));
         list += site.baseUrl(a).toUtf8() +
                 "/jump?to=" + QUrl::toPercentEncoding(site.baseUrl(b) + QStringLiteral("/landed")) + '\n';
         const QString input = m_dir.filePath(QStringLiteral("secrets.txt"));

@@ -153,7 +153,7 @@ private Q_SLOTS:
         TestSite site;
         const QString a = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
         QVERIFY(!a.isEmpty());
-        const QByteArray list = site.urlList(a, 12, QStringLiteral("/r%1?ms=100")) + "bad line\n";
+        const QByteArray list = site.urlList(a, 12, QStringLiteral("/r%1?ms=200")) + "bad line\n";
         const QString input = m_dir.filePath(QStringLiteral("again.txt"));
         QVERIFY(clitest::writeFile(input, list));
         const QString db = m_dir.filePath(QStringLiteral("again.db"));
