@@ -5,6 +5,9 @@
 #include "cluster/clusterresultcodec.h"
 #include "cluster/redisconnection.h"
 #include "clusterlimits.h"
+#include "clusterlistcheck.h"
+#include "clusterstorewriter.h"
+#include "frontier/crawljournal.h"
 #include "headlessrunner.h"
 #include "input/streamdevice.h"
 #include "input/urllistreader.h"
@@ -17,6 +20,7 @@
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
 #include <QIODevice>
 
@@ -117,8 +121,20 @@ int ClusterCoordinator::run(const InputSource &input) {
     m_connection = std::make_unique<RedisConnection>(m_url, connectionOptions);
     m_inputName = input.displayName();
     m_resuming = !m_options.resume.isEmpty();
-    if (m_options.input != QLatin1String("-"))
+    if (m_options.input != QLatin1String("-")) {
         m_inputBytes = QString::number(QFileInfo(m_options.input).size());
+        m_inputPrint = InputFingerprint::ofFile(m_options.input, &error);
+        if (!m_inputPrint) {
+            say(error);
+            m_outputs->discard();
+            return ExitUsage;
+        }
+    }
+    if (!m_options.store.isEmpty() && !openStore(&error)) {
+        say(error);
+        m_outputs->discard();
+        return ExitUsage;
+    }
 
     // Installed before the first connection attempt: a signal while Redis is unreachable ends the process
     // as cleanly as one later (the connection is tried from the event loop, never in one long block).
@@ -149,6 +165,8 @@ int ClusterCoordinator::run(const InputSource &input) {
     m_loop = nullptr;
     m_connectTimer.stop();
 
+    if (m_store && m_discardOutput && !m_resuming)
+        m_store->discard(); // the shared crawl it was for was never created
     if (m_discardOutput || (m_exitCode == ExitOutputFailed && !m_crawlLost) || m_exitCode == ExitUsage) {
         m_outputs->discard();
         return m_exitCode;
@@ -170,6 +188,9 @@ int ClusterCoordinator::run(const InputSource &input) {
             return ExitOutputFailed;
         }
     }
+    if (m_exitCode == ExitOk && m_store &&
+        !m_store->setSetting(journalkey::inputComplete, QStringLiteral("1")))
+        say(QStringLiteral("%1: %2").arg(m_store->path(), m_store->lastError()));
     if (m_exitCode == ExitOk) {
         // Every row is in the committed CSV: the stream can go, and a --resume has nothing left to do.
         if (!m_queue->setSetting(QStringLiteral("collected"), QStringLiteral("1")) ||
@@ -180,6 +201,34 @@ int ClusterCoordinator::run(const InputSource &input) {
     if (m_repeatedResults > 0)
         say(QStringLiteral("%1 repeated results were dropped (one row per URL kept)").arg(m_repeatedResults));
     return m_exitCode;
+}
+
+bool ClusterCoordinator::openStore(QString *error) {
+    const StoreOptions::Sync sync =
+        m_options.syncFull ? StoreOptions::Sync::Full : StoreOptions::Sync::Normal;
+    if (m_resuming) {
+        // The crawl file the interrupted coordinator wrote: its lines stay, its unfinished URLs get their
+        // rows.
+        m_store = ClusterStoreWriter::open(m_options.store, sync, error);
+        return m_store != nullptr;
+    }
+    QStringList withheld;
+    QMap<QString, QString> settings{
+        {QStringLiteral("cli.arguments"),
+         storableCrawlArguments(m_options.crawlArguments, &withheld).join(QLatin1Char('\n'))},
+        {QStringLiteral("cluster.crawl"), m_options.crawlName},
+        {QStringLiteral("cluster.url"), m_url.redacted()},
+        {journalkey::inputKind,
+         m_options.input == QLatin1String("-") ? QStringLiteral("stdin") : QStringLiteral("file")},
+        {journalkey::createdAt, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
+    if (m_options.input != QLatin1String("-"))
+        settings.insert(journalkey::inputPath, QFileInfo(m_options.input).absoluteFilePath());
+    if (m_inputPrint)
+        settings.insert(InputFingerprint::kSettingsKey, m_inputPrint->toString());
+    if (!withheld.isEmpty())
+        settings.insert(QString::fromLatin1(kWithheldHeadersKey), withheld.join(QLatin1Char('\n')));
+    m_store = ClusterStoreWriter::create(m_options.store, settings, sync, error);
+    return m_store != nullptr;
 }
 
 void ClusterCoordinator::tryToConnect() {
@@ -233,15 +282,12 @@ bool ClusterCoordinator::resumeCrawl() {
                 .arg(m_options.crawlName));
         return false;
     }
-    const QString storedBytes = settings.value(QStringLiteral("input_bytes"));
-    if (!m_options.inputChangedOk && !storedBytes.isEmpty() && storedBytes != m_inputBytes) {
-        // Other lines would get other rows: the CSV would no longer be one row per line of either list.
-        say(QStringLiteral("%1 is not the list crawl \"%2\" was started with (%3 bytes then, %4 now); give "
-                           "the same list, or --input-changed ok")
-                .arg(m_inputName, m_options.crawlName, storedBytes,
-                     m_inputBytes.isEmpty() ? QStringLiteral("?") : m_inputBytes));
+    const ClusterListCheck list = checkClusterResumeList(settings, m_inputPrint, m_inputName,
+                                                         m_options.crawlName, m_options.inputChangedOk);
+    if (!list.message.isEmpty())
+        say(list.message);
+    if (list.refuse)
         return false;
-    }
     // The scope the crawl was created with decides again which lines are excluded rows.
     QStringList arguments{QStringLiteral("crawlscope"), QStringLiteral("--headless"),
                           QStringLiteral("--input"), QStringLiteral("-")};
@@ -269,12 +315,21 @@ void ClusterCoordinator::startCrawl() {
             return end(ExitUsage);
         }
     } else {
-        // The workers read the crawl's fetch flags from here (timeouts, retries, headers, user agent).
-        if (!m_queue->createCrawl(
-                {{QStringLiteral("cli.arguments"), m_options.crawlArguments.join(QLatin1Char('\n'))},
-                 {QStringLiteral("input"), m_inputName},
-                 {QStringLiteral("input_bytes"), m_inputBytes},
-                 {QStringLiteral("input_complete"), QStringLiteral("0")}})) {
+        // The workers read the crawl's fetch flags from here (timeouts, retries, headers, user agent). Anyone
+        // who can read Redis can read them: a credential header's value never goes there, only its name,
+        // and every worker is given the value on its own command line.
+        QStringList withheld;
+        QMap<QString, QString> meta{
+            {QStringLiteral("cli.arguments"),
+             storableCrawlArguments(m_options.crawlArguments, &withheld).join(QLatin1Char('\n'))},
+            {QStringLiteral("input"), m_inputName},
+            {QStringLiteral("input_bytes"), m_inputBytes}, // all that older coordinators compare
+            {QStringLiteral("input_complete"), QStringLiteral("0")}};
+        if (m_inputPrint)
+            meta.insert(InputFingerprint::kSettingsKey, m_inputPrint->toString());
+        if (!withheld.isEmpty())
+            meta.insert(QString::fromLatin1(kWithheldHeadersKey), withheld.join(QLatin1Char('\n')));
+        if (!m_queue->createCrawl(meta)) {
             say(QStringLiteral("%1 (%2): choose a new --crawl name, or continue that crawl with --resume %3")
                     .arg(m_queue->lastError(), m_url.redacted(), m_options.crawlName));
             m_discardOutput = true;
@@ -295,9 +350,19 @@ void ClusterCoordinator::startCrawl() {
         m_discardOutput = true;
         return end(ExitOutputFailed);
     }
+    const QStringList withheld = m_queue->settings()
+                                     .value(QString::fromLatin1(kWithheldHeadersKey))
+                                     .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QString workerHeaders;
+    for (const QString &name : withheld)
+        workerHeaders += QStringLiteral(" --header \"%1: ...\"").arg(name);
     say(QStringLiteral("coordinating crawl \"%1\" at %2; start workers with: crawlscope --headless --worker "
-                       "--cluster %2 --crawl %1")
-            .arg(m_options.crawlName, m_url.redacted()));
+                       "--cluster %2 --crawl %1%3")
+            .arg(m_options.crawlName, m_url.redacted(), workerHeaders));
+    if (!withheld.isEmpty())
+        say(QStringLiteral("%1 not stored in Redis (credentials): every worker needs it on its own command "
+                           "line, as above; a worker without it refuses to start")
+                .arg(withheld.join(QStringLiteral(", "))));
     m_sinceProgress.start();
     m_tickTimer.start();
     QMetaObject::invokeMethod(this, &ClusterCoordinator::tick, Qt::QueuedConnection);
@@ -342,6 +407,7 @@ bool ClusterCoordinator::feed() {
         return true;
     QList<ClusterUrl> batch;
     QList<CrawlResult> invalidRows;
+    QList<InputLine> storeLines; // every line read this tick, for the crawl file
     qint64 firstLine = -1;
     const auto send = [&]() {
         if (batch.isEmpty())
@@ -387,6 +453,8 @@ bool ClusterCoordinator::feed() {
             m_inputDone = true;
             break;
         }
+        if (m_store)
+            storeLines.append(*line);
         if (!line->normalized.ok()) {
             CrawlResult row;
             row.lineNumber = line->lineNumber;
@@ -421,6 +489,21 @@ bool ClusterCoordinator::feed() {
     }
     if (!m_inputDone && !send())
         return false;
+    if (m_store) {
+        // The lines first (invalid ones become their rows there), then the excluded rows, committed before
+        // the CSV gets them.
+        QList<CrawlResult> excluded;
+        for (const CrawlResult &row : std::as_const(invalidRows)) {
+            if (row.outcome == Outcome::Excluded)
+                excluded.append(row);
+        }
+        if (!m_store->append(storeLines) || !m_store->record(excluded)) {
+            say(QStringLiteral("cannot write the crawl file %1: %2")
+                    .arg(m_store->path(), m_store->lastError()));
+            end(ExitOutputFailed);
+            return false;
+        }
+    }
     for (const CrawlResult &row : std::as_const(invalidRows)) {
         if (!m_writer->write(row))
             break;
@@ -447,6 +530,7 @@ bool ClusterCoordinator::collect() {
             return true;
         }
         m_lastProblem.clear();
+        QList<CrawlResult> rows;
         for (const ClusterResultRecord &record : page) {
             const CrawlResult row = ClusterResultCodec::decode(record.fields);
             if (m_seenIds.contains(row.id)) {
@@ -454,6 +538,17 @@ bool ClusterCoordinator::collect() {
                 continue;
             }
             m_seenIds.insert(row.id);
+            rows.append(row);
+        }
+        // Acknowledge after commit, as a local crawl: a row counts (CSV, progress) once the crawl file has
+        // it.
+        if (m_store && !m_store->record(rows)) {
+            say(QStringLiteral("cannot write the crawl file %1: %2")
+                    .arg(m_store->path(), m_store->lastError()));
+            end(ExitOutputFailed);
+            return false;
+        }
+        for (const CrawlResult &row : std::as_const(rows)) {
             if (!m_writer->write(row))
                 break;
             m_tally.add(row);

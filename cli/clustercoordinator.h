@@ -3,6 +3,7 @@
 #include "cluster/redisurl.h"
 #include "clustersummarytally.h"
 #include "commandline.h"
+#include "input/inputfingerprint.h"
 #include "input/inputsource.h"
 #include "model/crawlresult.h"
 
@@ -20,6 +21,7 @@ class QIODevice;
 namespace crawl {
 
 class ClusterQueue;
+class ClusterStoreWriter;
 class OutputFiles;
 class RedisConnection;
 class ResultCsvWriter;
@@ -43,6 +45,7 @@ public:
     int run(const InputSource &input);
 
 private:
+    bool openStore(QString *error); // --store: the crawl file (created, or reopened by --resume)
     void tryToConnect();
     void startCrawl();  // connected: create the crawl, set its limits, start feeding and collecting
     bool resumeCrawl(); // --resume NAME: the crawl exists, is not collected yet, and has the same list
@@ -61,6 +64,7 @@ private:
     std::unique_ptr<ResultCsvWriter> m_writer;
     std::unique_ptr<QIODevice> m_inputDevice;
     std::unique_ptr<UrlListReader> m_reader;
+    std::unique_ptr<ClusterStoreWriter> m_store; // --store CRAWL.db, or null
     bool m_inputDone = false;
     qint64 m_expectedRows = 0; // invalid lines + distinct URLs enqueued (known once the list is fed)
     qint64 m_duplicates = 0;
@@ -71,7 +75,8 @@ private:
     ClusterSummaryTally m_tally; // every row written, for --summary-json
     QString m_lastProblem;
     QString m_inputName;
-    QString m_inputBytes; // the list's size, stored with the crawl: a resume checks it is the same list
+    QString m_inputBytes; // the list's size, stored with the crawl (what older coordinators compare)
+    std::optional<InputFingerprint> m_inputPrint; // a list file's fingerprint: a resume checks it is the same
     bool m_resuming = false;
     qint64 m_enqueuedTotal = -1; // distinct URLs in the crawl, known once the list is fed
     QTimer m_connectTimer;

@@ -3,9 +3,9 @@
 namespace crawl {
 
 QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
-    static const QStringList workerFlags = {QStringLiteral("headless"), QStringLiteral("worker"),
-                                            QStringLiteral("cluster"), QStringLiteral("crawl"),
-                                            QStringLiteral("concurrency")};
+    static const QStringList workerFlags = {QStringLiteral("headless"),    QStringLiteral("worker"),
+                                            QStringLiteral("cluster"),     QStringLiteral("crawl"),
+                                            QStringLiteral("concurrency"), QStringLiteral("header")};
     static const QStringList outputs = {QStringLiteral("output"), QStringLiteral("summary-json")};
     static const QStringList sharedLimits = {QStringLiteral("per-host"), QStringLiteral("interval-ms"),
                                              QStringLiteral("host-limit"), QStringLiteral("retries"),

@@ -5,6 +5,7 @@
 #include "cluster/clusterwatchsnapshot.h"
 #include "cluster/clusterworkerclient.h"
 #include "cluster/redisconnection.h"
+#include "clustercredentials.h"
 #include "clusterlimits.h"
 #include "engine/bodyprefix.h"
 #include "engine/requesttemplates.h"
@@ -278,6 +279,21 @@ void ClusterWorkerRunner::onSettings(const QMap<QString, QString> &settings) {
         return finish(ExitUsage);
     }
     m_policy = parsed.options.policy;
+    // Credential headers are not in Redis: this worker's own --header values, merged over the stored ones.
+    const ClusterWorkerHeaders headers =
+        mergeClusterWorkerHeaders(m_policy.headers, m_options.policy.headers,
+                                  settings.value(QString::fromLatin1(kWithheldHeadersKey))
+                                      .split(QLatin1Char('\n'), Qt::SkipEmptyParts));
+    if (!headers.missing.isEmpty()) {
+        QStringList flags;
+        for (const QString &name : headers.missing)
+            flags << QStringLiteral("--header %1").arg(name);
+        say(QStringLiteral("the shared crawl \"%1\" was started with credential headers that are not stored "
+                           "in Redis: this crawl needs %2 on every worker (give --header \"Name: value\")")
+                .arg(m_crawlName, flags.join(QStringLiteral(" and "))));
+        return finish(ExitUsage);
+    }
+    m_policy.headers = headers.headers;
     m_acceptance = parsed.options.quality.acceptance;
     m_scope = parsed.options.quality.scope;
     const CrawlQuality &quality = parsed.options.quality;

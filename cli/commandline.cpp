@@ -45,7 +45,9 @@ const Flag kFlags[] = {
     {"max-bytes", "N", "Largest body accepted, in bytes (default 10485760)."},
     {"max-redirects", "N", "Redirect hops followed per attempt (default 10)."},
     {"user-agent", "TEXT", "User-Agent header (default: Crawlscope/<version> ...)."},
-    {"header", "\"Name: value\"", "Extra request header (repeatable)."},
+    {"header", "\"Name: value\"",
+     "Extra request header (repeatable). A --worker needs the credential headers (Authorization, Cookie...) "
+     "its coordinator was given: they are not stored in Redis."},
     {"send-credentials-cross-origin", nullptr,
      "Keep Authorization, Cookie and other secret headers on a redirect to another origin."},
     {"no-private-redirects", nullptr,
@@ -84,7 +86,8 @@ const Flag kFlags[] = {
     {"quiet", nullptr, "No progress lines on stderr."},
     {"store", "FILE.db",
      "Journal the crawl in this new file: every URL's state and result is committed there, so a crash, "
-     "kill or power cut loses nothing committed and --resume continues it."},
+     "kill or power cut loses nothing committed and --resume continues it. On a --cluster coordinator: "
+     "the rows it collects (--resume NAME --store FILE.db reopens it)."},
     {"resume", "FILE.db",
      "Continue the crawl journaled in FILE.db with its list and settings (flags given now override "
      "them); --output gets one row per input line for the whole crawl. With --cluster URL --input FILE "
@@ -307,15 +310,16 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
     }
     // --cluster --resume NAME: a coordinator continues the shared crawl NAME (docs/cluster.md).
     const bool resumeShared = !o->resume.isEmpty() && !o->clusterWorker && !o->clusterSet;
-    if (!o->store.isEmpty() || (!o->resume.isEmpty() && !resumeShared) || !o->exportStore.isEmpty() ||
-        o->demo) {
-        *error =
-            resumeShared || o->resume.isEmpty()
-                ? QStringLiteral(
-                      "--cluster does not go with --store, --export or --demo (a crawl file journals one "
-                      "process's crawl; a shared crawl lives in Redis: use --output and --summary-json)")
-                : QStringLiteral(
-                      "--resume NAME is for a --cluster coordinator, not --worker or --cluster-set");
+    // A coordinator may also write its rows into a crawl file (--store); workers and --cluster-set write
+    // none.
+    const bool storeRefused = !o->store.isEmpty() && (o->clusterWorker || o->clusterSet);
+    if (storeRefused || (!o->resume.isEmpty() && !resumeShared) || !o->exportStore.isEmpty() || o->demo) {
+        *error = resumeShared || o->resume.isEmpty()
+                     ? QStringLiteral(
+                           "--cluster does not go with --export or --demo, nor --store on a --worker or "
+                           "--cluster-set (the coordinator writes the rows: give it --store)")
+                     : QStringLiteral(
+                           "--resume NAME is for a --cluster coordinator, not --worker or --cluster-set");
         return false;
     }
     if (resumeShared) {
@@ -334,7 +338,8 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         static const QStringList resumeFlags = {
             QStringLiteral("headless"),     QStringLiteral("input"),  QStringLiteral("output"),
             QStringLiteral("summary-json"), QStringLiteral("quiet"),  QStringLiteral("cluster"),
-            QStringLiteral("crawl"),        QStringLiteral("resume"), QStringLiteral("input-changed")};
+            QStringLiteral("crawl"),        QStringLiteral("resume"), QStringLiteral("input-changed"),
+            QStringLiteral("store")};
         for (const QString &flag : std::as_const(o->explicitFlags)) {
             if (!resumeFlags.contains(flag)) {
                 *error =

@@ -134,8 +134,10 @@ private Q_SLOTS:
         row("worker without headless", "--worker --cluster URL", "add --headless");
         row("coordinator without crawl", "--headless --input l.txt --cluster URL", "needs --crawl");
         row("worker with input", "--headless --worker --cluster URL --input l.txt", "take no --input");
-        row("cluster with store", "--headless --input l --cluster URL --crawl c --store s.db",
-            "does not go with");
+        row("cluster with store", "--headless --input l --cluster URL --crawl c --store s.db", "");
+        row("resume with store", "--headless --input l --cluster URL --resume c --store s.db", "");
+        row("worker with store", "--headless --worker --cluster URL --store s.db", "does not go with");
+        row("worker with a header", "--headless --worker --cluster URL --header Authorization:x", "");
         row("summary json",
             "--headless --input l --cluster URL --crawl c --robots ignore --summary-json s.json", "");
         row("worker summary json", "--headless --worker --cluster URL --summary-json s.json",
