@@ -218,7 +218,7 @@ HostBudgetStatus ClusterHostBudget::hostStatus(const QString &host, std::optiona
     const RedisReply reply =
         m_connection.evalScript(ClusterScripts::hostStatus(), {m_prefix}, {host.toUtf8(), timeArg(nowMs)});
     HostBudgetStatus status;
-    if (reply.isError() || reply.elements.size() != 8) {
+    if (reply.isError() || reply.elements.size() != 9) {
         status.error = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
         m_lastError = status.error;
         return status;
@@ -231,6 +231,7 @@ HostBudgetStatus ClusterHostBudget::hostStatus(const QString &host, std::optiona
     status.starts = reply.elements[5].toInteger();
     status.queued = reply.elements[6].toInteger();
     status.serverNowMs = reply.elements[7].toInteger();
+    status.breakerReason = breakerReasonOf(reply.elements[8].text);
     return status;
 }
 

@@ -360,6 +360,9 @@ local function trip()
     local trips = redis.call('HINCRBY', hk, 'bk_trips', 1)
     local cooldown = math.min(s.cooldown * s.cap, s.cooldown * 2 ^ math.min(math.max(trips - 1, 0), 30))
     redis.call('HSET', hk, 'breaker', 'open', 'breaker_until', now + cooldown, 'bk_probe', '', 'bk_recover', 0)
+    local f, d = counts_of()
+    -- Why, for the window: "<failures> <count> <dominant health> <trips>" (HostBreaker::tripReason's words).
+    redis.call('HSET', hk, 'bk_why', f .. ' ' .. redis.call('LLEN', wk) .. ' ' .. d .. ' ' .. trips)
     reschedule(host, now)
     return answer(1, 'open')
 end
@@ -402,21 +405,22 @@ return answer(0, 'closed')
     return script;
 }
 
-// ARGV: host, now. {in flight, next, pause, breaker, breaker_until, starts, queued, now}
+// ARGV: host, now. {in flight, next, pause, breaker, breaker_until, starts, queued, now, breaker why}
 const RedisScript &hostStatus() {
     static const RedisScript script = withPrelude(R"lua(
 local now = now_ms(ARGV[2])
 local hin = P .. 'hin:' .. ARGV[1]
 redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
-local h = redis.call('HMGET', P .. 'host:' .. ARGV[1], 'next', 'pause', 'breaker', 'breaker_until', 'starts')
+local h = redis.call('HMGET', P .. 'host:' .. ARGV[1], 'next', 'pause', 'breaker', 'breaker_until', 'starts',
+    'bk_why')
 return {redis.call('ZCARD', hin), num(h[1], 0), num(h[2], 0), h[3] or 'closed', num(h[4], 0), num(h[5], 0),
-        redis.call('LLEN', P .. 'q:' .. ARGV[1]), now}
+        redis.call('LLEN', P .. 'q:' .. ARGV[1]), now, h[6] or ''}
 )lua");
     return script;
 }
 
 // ARGV: cursor, count, now. One SSCAN step over the crawl's hosts with each host's state:
-// {next cursor, host, in flight, queued, next start, pause, breaker, breaker until, starts, ...}
+// {next cursor, host, in flight, queued, next start, pause, breaker, breaker until, starts, breaker why, ...}
 const RedisScript &hostsPage() {
     static const RedisScript script = withPrelude(R"lua(
 local now = now_ms(ARGV[3])
@@ -425,7 +429,8 @@ local out = {scan[1]}
 for _, host in ipairs(scan[2]) do
     local hin = P .. 'hin:' .. host
     redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
-    local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until', 'starts')
+    local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until', 'starts',
+        'bk_why')
     out[#out + 1] = host
     out[#out + 1] = redis.call('ZCARD', hin)
     out[#out + 1] = redis.call('LLEN', P .. 'q:' .. host)
@@ -434,6 +439,7 @@ for _, host in ipairs(scan[2]) do
     out[#out + 1] = h[3] or 'closed'
     out[#out + 1] = num(h[4], 0)
     out[#out + 1] = num(h[5], 0)
+    out[#out + 1] = h[6] or ''
 end
 return out
 )lua");

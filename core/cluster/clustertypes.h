@@ -47,6 +47,10 @@ struct BreakerRecord {
     QString error;
 };
 
+// The breaker's last trip as the scripts store it ("<failures> <count> <dominant health> <trips>"), in the
+// words a local crawl uses ("5 of the last 5 attempts failed: timeouts"); empty for an empty or bad text.
+QString breakerReasonOf(const QByteArray &stored);
+
 struct StartDecision {
     enum class Reason {
         Granted = 0,
@@ -74,6 +78,7 @@ struct HostBudgetStatus {
     qint64 pausedUntilMs = 0;
     QString breaker; // closed, open, halfopen
     qint64 breakerUntilMs = 0;
+    QString breakerReason; // why it last tripped, in a local crawl's words; empty when it never did
     qint64 starts = 0;
     qint64 queued = 0;
     qint64 serverNowMs = 0;

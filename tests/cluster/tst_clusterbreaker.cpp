@@ -4,7 +4,9 @@
 // asserting what the *site* saw.
 #include "../core/clitestsupport.h"
 #include "cluster/clusterhostbudget.h"
+#include "cluster/clusterwatchsnapshot.h"
 #include "cluster/redisconnection.h"
+#include "model/crawlsnapshot.h"
 #include "policy/hostbreaker.h"
 #include "redistestserver.h"
 #include "testsite.h"
@@ -159,7 +161,23 @@ private Q_SLOTS:
         QCOMPARE(refused.reason, Reason::BreakerOpen);
         QCOMPARE(refused.atMs, 3'000);
         QVERIFY(w2.tryStart(QStringLiteral("other:80"), "o", 10'000, 2'500).granted);
-        QCOMPARE(w2.hostStatus(kHost, 2'500).breaker, QStringLiteral("open"));
+        const HostBudgetStatus status = w2.hostStatus(kHost, 2'500);
+        QCOMPARE(status.breaker, QStringLiteral("open"));
+        QCOMPARE(status.breakerReason, QStringLiteral("5 of the last 5 attempts failed: timeouts"));
+        // The window's hosts table: tripped, with the reason and the probe time on this machine's clock.
+        ClusterWatchSnapshot watched;
+        watched.serverNowMs = 2'500;
+        watched.localMinusServerMs = 100;
+        watched.hosts.append({kHost, status});
+        CrawlSnapshot shown = toCrawlSnapshot(watched, 40);
+        QCOMPARE(shown.hosts.size(), 1);
+        QCOMPARE(shown.hosts[0].breakerState, BreakerState::Open);
+        QCOMPARE(shown.hosts[0].breakerProbeAtMs, 3'100);
+        QCOMPARE(shown.hosts[0].breakerReason, status.breakerReason);
+        watched.serverNowMs = 3'000; // the cool-down is over: probing
+        watched.hosts[0].status.serverNowMs = 3'000;
+        shown = toCrawlSnapshot(watched, 40);
+        QCOMPARE(shown.hosts[0].breakerState, BreakerState::HalfOpen);
         // An attempt that was in flight at the trip says nothing more.
         QCOMPARE(w1.recordAttempt(kHost, "late", kServerError, 2'600).transition,
                  BreakerRecord::Transition::None);
