@@ -7,9 +7,12 @@ QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
                                             QStringLiteral("cluster"),     QStringLiteral("crawl"),
                                             QStringLiteral("concurrency"), QStringLiteral("header")};
     static const QStringList outputs = {QStringLiteral("output"), QStringLiteral("summary-json")};
-    static const QStringList sharedLimits = {QStringLiteral("per-host"), QStringLiteral("interval-ms"),
-                                             QStringLiteral("host-limit"), QStringLiteral("retries"),
-                                             QStringLiteral("jitter")};
+    static const QStringList sharedLimits = {
+        QStringLiteral("per-host"),        QStringLiteral("interval-ms"),
+        QStringLiteral("host-limit"),      QStringLiteral("retries"),
+        QStringLiteral("jitter"),          QStringLiteral("max-rate"),
+        QStringLiteral("breaker-window"),  QStringLiteral("breaker-threshold"),
+        QStringLiteral("breaker-cooldown")};
     for (const QString &flag : explicitFlags) {
         if (workerFlags.contains(flag))
             continue;
@@ -34,10 +37,9 @@ QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
 }
 
 QString clusterCoordinatorFlagRefusal(const QStringList &explicitFlags) {
-    static const QStringList notShared = {
-        QStringLiteral("max-rate"),         QStringLiteral("adaptive"),
-        QStringLiteral("breaker-window"),   QStringLiteral("breaker-threshold"),
-        QStringLiteral("breaker-cooldown"), QStringLiteral("breaker-give-up")};
+    // --max-rate and the breaker's window, threshold and cool-down are shared (ClusterLimits); a worker
+    // never gives a host up, so --breaker-give-up would not be applied.
+    static const QStringList notShared = {QStringLiteral("adaptive"), QStringLiteral("breaker-give-up")};
     for (const QString &flag : explicitFlags) {
         if (notShared.contains(flag))
             return QStringLiteral("--%1 is not applied by the workers of a --cluster crawl yet "

@@ -27,6 +27,24 @@ ClusterLimits clusterLimitsFor(const CrawlLimits &limits, const FetchPolicy &pol
     // Leases lost to dead workers before a URL ends as network_error: its own retries plus two losses.
     if (wanted("retries"))
         base.maxAttempts = policy.maxRetries + 3;
+    if (wanted("max-rate"))
+        base.maxRatePerSec = limits.maxRatePerSec;
+    // The breaker's flags, each on its own (give-up is not applied by workers:
+    // clusterCoordinatorFlagRefusal).
+    if (wanted("no-breaker"))
+        base.breaker.enabled = policy.breaker.enabled;
+    if (wanted("breaker-window"))
+        base.breaker.window = policy.breaker.window;
+    if (wanted("breaker-threshold"))
+        base.breaker.threshold = policy.breaker.threshold;
+    if (wanted("breaker-cooldown")) {
+        base.breaker.cooldownS = policy.breaker.cooldownS;
+        base.breaker.cooldownMs = policy.breaker.cooldownMs;
+    }
+    if (given.isEmpty()) {
+        base.breaker.windowS = policy.breaker.windowS;
+        base.breaker.cooldownCapFactor = policy.breaker.cooldownCapFactor;
+    }
     return base;
 }
 

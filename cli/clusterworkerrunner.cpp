@@ -11,6 +11,8 @@
 #include "engine/requesttemplates.h"
 #include "headlessrunner.h"
 #include "input/urlnormalizer.h"
+#include "model/breakerevent.h"
+#include "policy/hostbreaker.h"
 #include "policy/redirectsafety.h"
 #include "policy/resultacceptance.h"
 #include "robots/robotsfetchpolicy.h"
@@ -228,6 +230,7 @@ void ClusterWorkerRunner::startClient() {
     connect(m_client, &ClusterWorkerClient::hopDecision, this, &ClusterWorkerRunner::onHopDecision);
     connect(m_client, &ClusterWorkerClient::robotsLookedUp, this, &ClusterWorkerRunner::onRobotsLookedUp);
     connect(m_client, &ClusterWorkerClient::problem, this, &ClusterWorkerRunner::onProblem);
+    connect(m_client, &ClusterWorkerClient::breakerChanged, this, &ClusterWorkerRunner::onBreakerChanged);
     connect(m_client, &ClusterWorkerClient::unreachable, this, [this](const QString &error, bool permanent) {
         if (m_finishing)
             return;
@@ -310,6 +313,7 @@ void ClusterWorkerRunner::onSettings(const QMap<QString, QString> &settings) {
 }
 
 void ClusterWorkerRunner::applyLimits(const ClusterLimits &limits) {
+    m_breakerOn = limits.breaker.enabled;
     const int wanted =
         m_options.explicitFlags.contains(QLatin1String("concurrency")) ? m_options.limits.globalInFlight : 16;
     m_concurrency = std::max(1, std::min(wanted, limits.globalInFlight));
@@ -670,6 +674,7 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
     facts.spentMs = QDateTime::currentMSecsSinceEpoch() - flight.firstStartEpochMs;
     facts.random01 = QRandomGenerator::global()->generateDouble();
     ResponseDecision decision = decideResponse(facts, m_policy);
+    recordAttempt(flight, facts, decision);
     if (flight.robotsFetch) {
         // robots.txt: its own redirect limit and no retries of its own (decideRobotsFetch says what a
         // failure means), as in the engine; a Retry-After still pauses the host.
@@ -765,6 +770,41 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
     // For the tests and the window: how many grants the host had in flight, by the server's count.
     flight.resultFields.append({"host_inflight", QByteArray::number(flight.lease.hostInFlight)});
     sendAcknowledgement(flight);
+}
+
+void ClusterWorkerRunner::recordAttempt(const Flight &flight, const ResponseFacts &facts,
+                                        const ResponseDecision &decision) {
+    // As the engine (FetchShard::recordAttempt): a request that never left says nothing about the host.
+    if (!m_breakerOn || decision.attemptNotMade || facts.abortReason == AbortReason::Stopped)
+        return;
+    // The hop's host: a redirect hop on another host is judged there, under its hop grant.
+    const bool onHop = !flight.hopHost.isEmpty();
+    const int health = int(attemptHealthOf(decision.outcome, facts.status));
+    QMetaObject::invokeMethod(
+        m_client,
+        [client = m_client, host = onHop ? flight.hopHost : flight.lease.host,
+         grant = onHop ? flight.lease.leaseId + ":hop" : flight.lease.leaseId,
+         health] { client->recordAttempt(host, grant, health); },
+        Qt::QueuedConnection);
+}
+
+void ClusterWorkerRunner::onBreakerChanged(const QString &host, const BreakerRecord &record) {
+    // The same line a local crawl prints (breakerEventText); times on this machine's clock.
+    BreakerEvent event;
+    event.host = host;
+    event.atMs = QDateTime::currentMSecsSinceEpoch();
+    event.trips = record.trips;
+    if (record.transition == BreakerRecord::Transition::Recovered) {
+        event.kind = BreakerEvent::Kind::Recovered;
+    } else {
+        event.kind = BreakerEvent::Kind::Tripped;
+        event.reason = HostBreaker::tripReason(record.failures, record.count,
+                                               static_cast<AttemptHealth>(record.dominantHealth));
+        if (record.trips > 1)
+            event.reason += QStringLiteral("; the probe failed too");
+        event.probeAtMs = event.atMs + (record.probeAtMs - record.serverNowMs);
+    }
+    say(breakerEventText(event));
 }
 
 void ClusterWorkerRunner::askForHop(const QByteArray &leaseId) {

@@ -111,6 +111,9 @@ private:
     void sendHop(Flight &flight);
     void onReplyFinished(QNetworkReply *reply);
     void onReplyData(QNetworkReply *reply);
+    // The hop's outcome for its host's shared circuit breaker (docs/cluster.md, "The shared breaker").
+    void recordAttempt(const Flight &flight, const ResponseFacts &facts, const ResponseDecision &decision);
+    void onBreakerChanged(const QString &host, const BreakerRecord &record);
     void sendAcknowledgement(Flight &flight);
     void askForHop(const QByteArray &leaseId);
     void onHopDecision(const QByteArray &leaseId, bool granted, qint64 askAgainInMs, qint64 askedAtSteadyNs);
@@ -138,6 +141,7 @@ private:
     RobotsSettings m_robotsSettings;
     QHash<QString, HostRobots> m_robots; // by robotsOrigin(): "scheme://host:port"
     int m_concurrency = 16;
+    bool m_breakerOn = true; // the shared limits' breaker: off, no attempt is recorded (no round trip)
     QThread m_clientThread;
     ClusterWorkerClient *m_client = nullptr;
     QNetworkAccessManager *m_network = nullptr;

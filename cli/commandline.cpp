@@ -404,9 +404,12 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
     }
     if (o->clusterSet) {
         // Anything else would be accepted and silently not applied: the user would believe it changed.
-        static const QStringList sharedLimits = {QStringLiteral("concurrency"), QStringLiteral("per-host"),
-                                                 QStringLiteral("interval-ms"), QStringLiteral("host-limit"),
-                                                 QStringLiteral("retries"),     QStringLiteral("jitter")};
+        static const QStringList sharedLimits = {
+            QStringLiteral("concurrency"),       QStringLiteral("per-host"),
+            QStringLiteral("interval-ms"),       QStringLiteral("host-limit"),
+            QStringLiteral("retries"),           QStringLiteral("jitter"),
+            QStringLiteral("max-rate"),          QStringLiteral("breaker-window"),
+            QStringLiteral("breaker-threshold"), QStringLiteral("breaker-cooldown")};
         static const QStringList setFlags = {QStringLiteral("cluster"), QStringLiteral("crawl"),
                                              QStringLiteral("cluster-set"), QStringLiteral("quiet"),
                                              QStringLiteral("headless")};
@@ -417,7 +420,8 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
             } else if (!setFlags.contains(flag)) {
                 *error =
                     QStringLiteral("--cluster-set changes only --concurrency, --per-host, --interval-ms, "
-                                   "--host-limit, --retries and --jitter; --%1 is not a shared limit")
+                                   "--host-limit, --retries, --jitter, --max-rate and --breaker-window, "
+                                   "-threshold, -cooldown; --%1 is not a shared limit")
                         .arg(flag);
                 return false;
             }

@@ -86,21 +86,55 @@ bool ClusterHostBudget::setBreaker(const QString &host, const QString &state, qi
     return !reply.isError();
 }
 
+BreakerRecord ClusterHostBudget::recordAttempt(const QString &host, const QByteArray &grantId, int health,
+                                               std::optional<qint64> nowMs) {
+    const RedisReply reply =
+        m_connection.evalScript(ClusterScripts::recordAttempt(), {m_prefix},
+                                {host.toUtf8(), grantId, QByteArray::number(health), timeArg(nowMs)});
+    BreakerRecord record;
+    if (reply.isError() || reply.elements.size() != 8) {
+        record.error = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
+        m_lastError = record.error;
+        return record;
+    }
+    record.transition = static_cast<BreakerRecord::Transition>(reply.elements[0].toInteger());
+    record.state = QString::fromUtf8(reply.elements[1].text);
+    record.probeAtMs = reply.elements[2].toInteger();
+    record.failures = static_cast<int>(reply.elements[3].toInteger());
+    record.count = static_cast<int>(reply.elements[4].toInteger());
+    record.dominantHealth = static_cast<int>(reply.elements[5].toInteger());
+    record.trips = static_cast<int>(reply.elements[6].toInteger());
+    record.serverNowMs = reply.elements[7].toInteger();
+    return record;
+}
+
 std::optional<qint64> ClusterHostBudget::setLimits(const ClusterLimits &limits) {
+    const BreakerSettings &b = limits.breaker;
     if (limits.globalInFlight < 1 || limits.perHostInFlight < 1 || limits.intervalMs < 0 ||
-        limits.maxAttempts < 0 || limits.jitterPermille < 0 || limits.jitterPermille > 1000) {
+        limits.maxAttempts < 0 || limits.jitterPermille < 0 || limits.jitterPermille > 1000 ||
+        !(limits.maxRatePerSec >= 0) || b.window < 1 || !(b.threshold > 0 && b.threshold <= 1) ||
+        b.windowS < 1 || b.cooldownS < 0 || b.cooldownMs < 0 || b.cooldownCapFactor < 1) {
         m_lastError =
             QStringLiteral("in-flight limits must be at least 1, the interval and attempts not negative, the "
-                           "jitter within 0-1000 permille");
+                           "jitter within 0-1000 permille, the rate not negative, the breaker's settings in "
+                           "their ranges");
         return std::nullopt;
     }
-    const RedisReply reply =
-        m_connection.evalScript(ClusterScripts::setLimits(), {m_prefix},
-                                {QByteArrayLiteral("global"), QByteArray::number(limits.globalInFlight),
-                                 QByteArrayLiteral("perhost"), QByteArray::number(limits.perHostInFlight),
-                                 QByteArrayLiteral("interval"), QByteArray::number(limits.intervalMs),
-                                 QByteArrayLiteral("maxattempts"), QByteArray::number(limits.maxAttempts),
-                                 QByteArrayLiteral("jitter"), QByteArray::number(limits.jitterPermille)});
+    const qint64 cooldownMs = b.cooldownMs > 0 ? b.cooldownMs : qint64(b.cooldownS) * 1000;
+    const RedisReply reply = m_connection.evalScript(
+        ClusterScripts::setLimits(), {m_prefix},
+        {QByteArrayLiteral("global"),         QByteArray::number(limits.globalInFlight),
+         QByteArrayLiteral("perhost"),        QByteArray::number(limits.perHostInFlight),
+         QByteArrayLiteral("interval"),       QByteArray::number(limits.intervalMs),
+         QByteArrayLiteral("maxattempts"),    QByteArray::number(limits.maxAttempts),
+         QByteArrayLiteral("jitter"),         QByteArray::number(limits.jitterPermille),
+         QByteArrayLiteral("maxrate"),        QByteArray::number(limits.maxRatePerSec, 'g', 10),
+         QByteArrayLiteral("bk_on"),          QByteArray::number(b.enabled ? 1 : 0),
+         QByteArrayLiteral("bk_window"),      QByteArray::number(b.window),
+         QByteArrayLiteral("bk_threshold"),   QByteArray::number(b.threshold, 'g', 10),
+         QByteArrayLiteral("bk_window_s"),    QByteArray::number(b.windowS),
+         QByteArrayLiteral("bk_cooldown_ms"), QByteArray::number(cooldownMs),
+         QByteArrayLiteral("bk_capfactor"),   QByteArray::number(b.cooldownCapFactor)});
     if (reply.isError()) {
         m_lastError = QString::fromUtf8(reply.text);
         return std::nullopt;
@@ -130,9 +164,12 @@ std::optional<ClusterLimits> ClusterHostBudget::limits() {
     const RedisReply reply = m_connection.command(
         {QByteArrayLiteral("HMGET"), m_prefix + "limits", QByteArrayLiteral("global"),
          QByteArrayLiteral("perhost"), QByteArrayLiteral("interval"), QByteArrayLiteral("maxattempts"),
-         QByteArrayLiteral("version"), QByteArrayLiteral("jitter")},
+         QByteArrayLiteral("version"), QByteArrayLiteral("jitter"), QByteArrayLiteral("maxrate"),
+         QByteArrayLiteral("bk_on"), QByteArrayLiteral("bk_window"), QByteArrayLiteral("bk_threshold"),
+         QByteArrayLiteral("bk_window_s"), QByteArrayLiteral("bk_cooldown_ms"),
+         QByteArrayLiteral("bk_capfactor")},
         RedisConnection::Replay::AfterReconnect);
-    if (reply.isError() || reply.elements.size() != 6) {
+    if (reply.isError() || reply.elements.size() != 13) {
         m_lastError = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
         return std::nullopt;
     }
@@ -144,6 +181,25 @@ std::optional<ClusterLimits> ClusterHostBudget::limits() {
     out.maxAttempts = static_cast<int>(reply.elements[3].toInteger(out.maxAttempts));
     out.version = reply.elements[4].toInteger(0);
     out.jitterPermille = static_cast<int>(reply.elements[5].toInteger(0));
+    const auto real = [&reply](int i, double fallback) {
+        bool ok = false;
+        const double v = reply.elements[i].text.toDouble(&ok);
+        return ok ? v : fallback;
+    };
+    out.maxRatePerSec = real(6, 0.0);
+    BreakerSettings &b = out.breaker;
+    b.enabled = reply.elements[7].toInteger(1) != 0;
+    b.window = static_cast<int>(reply.elements[8].toInteger(b.window));
+    b.threshold = real(9, b.threshold);
+    b.windowS = static_cast<int>(reply.elements[10].toInteger(b.windowS));
+    const qint64 cooldownMs = reply.elements[11].toInteger(qint64(b.cooldownS) * 1000);
+    // Whole seconds read back as the flag gave them; anything else (a test's milliseconds) as milliseconds.
+    if (cooldownMs % 1000 == 0) {
+        b.cooldownS = static_cast<int>(cooldownMs / 1000);
+    } else {
+        b.cooldownMs = static_cast<int>(cooldownMs);
+    }
+    b.cooldownCapFactor = static_cast<int>(reply.elements[12].toInteger(b.cooldownCapFactor));
     return out;
 }
 
@@ -162,7 +218,7 @@ HostBudgetStatus ClusterHostBudget::hostStatus(const QString &host, std::optiona
     const RedisReply reply =
         m_connection.evalScript(ClusterScripts::hostStatus(), {m_prefix}, {host.toUtf8(), timeArg(nowMs)});
     HostBudgetStatus status;
-    if (reply.isError() || reply.elements.size() != 8) {
+    if (reply.isError() || reply.elements.size() != 9) {
         status.error = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
         m_lastError = status.error;
         return status;
@@ -175,6 +231,7 @@ HostBudgetStatus ClusterHostBudget::hostStatus(const QString &host, std::optiona
     status.starts = reply.elements[5].toInteger();
     status.queued = reply.elements[6].toInteger();
     status.serverNowMs = reply.elements[7].toInteger();
+    status.breakerReason = breakerReasonOf(reply.elements[8].text);
     return status;
 }
 

@@ -38,6 +38,12 @@ public:
     bool setBreaker(const QString &host, const QString &state, qint64 untilMs,
                     std::optional<qint64> nowMs = {});
 
+    // A completed attempt on the host under grant `grantId` (health: AttemptHealth as an int), judged on the
+    // breaker window every worker shares: N workers' failures add up to one host's trip, and only the probe's
+    // outcome closes or re-opens it.
+    BreakerRecord recordAttempt(const QString &host, const QByteArray &grantId, int health,
+                                std::optional<qint64> nowMs = {});
+
     // Returns the new limits version, or nullopt on error (lastError()).
     std::optional<qint64> setLimits(const ClusterLimits &limits);
     // nullopt fields remove the override.

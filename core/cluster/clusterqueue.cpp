@@ -333,7 +333,7 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
     }
     if (nextCursor)
         *nextCursor = reply.elements[0].text;
-    for (qsizetype i = 1; i + 7 < reply.elements.size(); i += 8) {
+    for (qsizetype i = 1; i + 8 < reply.elements.size(); i += 9) {
         ClusterHostRow row;
         row.host = QString::fromUtf8(reply.elements[i].text);
         row.status.inFlight = static_cast<int>(reply.elements[i + 1].toInteger());
@@ -343,6 +343,7 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
         row.status.breaker = QString::fromUtf8(reply.elements[i + 5].text);
         row.status.breakerUntilMs = reply.elements[i + 6].toInteger();
         row.status.starts = reply.elements[i + 7].toInteger();
+        row.status.breakerReason = breakerReasonOf(reply.elements[i + 8].text);
         out.append(row);
     }
     return out;

@@ -6,10 +6,16 @@ namespace {
 
 // Shared by every script. Key layout under the crawl's prefix P:
 //   P meta             hash: created, name, settings (s_*)
-//   P limits           hash: global, perhost, interval, maxattempts, jitter (permille), version (bumped on
-//                      every change)
-//   P host:<h>         hash: next (earliest next start), pause (Retry-After until), breaker, breaker_until,
-//                      o_inflight / o_interval (overrides), starts, last_start, crawldelay (robots.txt)
+//   P limits           hash: global, perhost, interval, maxattempts, jitter (permille), maxrate (starts/s,
+//                      0 = off), bk_on, bk_window, bk_threshold, bk_window_s, bk_cooldown_ms, bk_capfactor
+//                      (the breaker's settings), version (bumped on every change)
+//   P rate             hash: next, last (the crawl-wide start-rate cap: earliest next start, latest start)
+//   P host:<h>         hash: next (earliest next start), pause (Retry-After until), breaker (closed, open,
+//                      halfopen), breaker_until (open: when the probe may start), bk_probe (halfopen: the
+//                      probe's grant), bk_trips, bk_recover (starts left at 1 in flight after a recovery),
+//                      bk_size, bk_h0..bk_h4 (the window's attempts by health), o_inflight / o_interval
+//                      (overrides), starts, last_start, crawldelay (robots.txt)
+//   P bw:<h>           list: the breaker's window, "<ms>:<health>" per completed attempt, oldest first
 //   P hin:<h>          zset: grants in flight on the host -> expiry (a dead worker's grant times out)
 //   P gin              zset: every grant in flight -> expiry (the crawl's global cap)
 //   P hosts            set: every host the crawl has URLs on (the window pages through it)
@@ -27,8 +33,8 @@ namespace {
 //   P workers          zset: worker id -> last heartbeat;  P w:<id>  hash: inflight, rate, hb
 //   P readers          hash: reader id (a window watching) -> "<expiry ms> <last stream id read>"
 //   P robots:<o>, P robotslock:<o>, P robotsfail:<o>   robots.txt per origin (clusterrobotsstore.h)
-// Reasons a start is refused: 1 paused (Retry-After), 2 breaker open, 3 start interval, 4 host in-flight
-// limit, 5 global in-flight cap.
+// Reasons a start is refused: 1 paused (Retry-After), 2 breaker open (or its one probe in flight), 3 start
+// interval, 4 host in-flight limit, 5 global in-flight cap, 6 global start-rate cap.
 constexpr char kPrelude[] = R"lua(
 local P = KEYS[1]
 local function num(v, d)
@@ -48,11 +54,19 @@ local function host_limits(host)
     -- robots.txt's Crawl-delay (clusterrobotsstore) only ever lengthens the interval.
     return num(l[1], 16), num(o[1], num(l[2], 1)), math.max(num(o[2], num(l[3], 0)), num(o[3], 0)), num(l[4], 0)
 end
+-- The circuit breaker's settings (HostBreaker's; missing fields: its defaults).
+local function breaker_settings()
+    local b = redis.call('HMGET', P .. 'limits', 'bk_on', 'bk_window', 'bk_threshold', 'bk_window_s',
+        'bk_cooldown_ms', 'bk_capfactor')
+    return {on = num(b[1], 1) == 1, window = math.max(1, num(b[2], 20)), threshold = num(b[3], 0.8),
+        window_ms = num(b[4], 600) * 1000, cooldown = math.max(0, num(b[5], 60000)),
+        cap = math.max(1, num(b[6], 16))}
+end
 -- The earliest time the host may start anything, ignoring in-flight counts.
 local function eligible_at(host, now)
     local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until')
     local at = math.max(now, num(h[1], 0), num(h[2], 0))
-    if h[3] == 'open' then at = math.max(at, num(h[4], 0)) end
+    if h[3] == 'open' and breaker_settings().on then at = math.max(at, num(h[4], 0)) end
     return at
 end
 local function reschedule(host, now)
@@ -75,15 +89,25 @@ local function budget_try(host, grant, now, ttl)
     end
     redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
     redis.call('ZREMRANGEBYSCORE', gin, '-inf', now)
-    local h = redis.call('HMGET', hk, 'next', 'pause', 'breaker', 'breaker_until')
+    local h = redis.call('HMGET', hk, 'next', 'pause', 'breaker', 'breaker_until', 'bk_probe', 'bk_recover')
     local pause = num(h[2], 0)
     if pause > now then return {0, pause, 1, redis.call('ZCARD', hin), version} end
-    if h[3] == 'open' then
-        local u = num(h[4], 0)
-        if u > now then return {0, u, 2, redis.call('ZCARD', hin), version} end
+    -- The breaker (HostBreaker's states, shared): open refuses until its cool-down ends, then exactly one
+    -- probe starts, whichever worker asks first; while it runs (halfopen) nothing else starts on the host.
+    local probe = false
+    if (h[3] == 'open' or h[3] == 'halfopen') and breaker_settings().on then
+        if h[3] == 'open' then
+            local u = num(h[4], 0)
+            if u > now then return {0, u, 2, redis.call('ZCARD', hin), version} end
+        else
+            local probeExpiry = h[5] and redis.call('ZSCORE', hin, h[5])
+            if probeExpiry then return {0, tonumber(probeExpiry), 2, redis.call('ZCARD', hin), version} end
+            -- The probe's grant expired (its worker died): another probe may start.
+        end
+        probe = true
         perhost = 1
-    elseif h[3] == 'halfopen' then
-        perhost = 1
+    elseif num(h[6], 0) > 0 then
+        perhost = 1 -- recovering from a trip: one at a time for a window of attempts
     end
     local nxt = num(h[1], 0)
     if nxt > now then return {0, nxt, 3, redis.call('ZCARD', hin), version} end
@@ -96,8 +120,19 @@ local function budget_try(host, grant, now, ttl)
         local first = redis.call('ZRANGE', gin, 0, 0, 'WITHSCORES')
         return {0, num(first[2], now + 1), 5, n, version}
     end
+    -- The start-rate cap (SharedBudget::reserveRateSlot's rule, crawl-wide): starts at least 1000 / maxrate
+    -- ms apart, no burst credit. Taken last, so a refusal above never spends a rate slot.
+    local maxrate = num(redis.call('HGET', P .. 'limits', 'maxrate'), 0)
+    if maxrate > 0 then
+        local rateNext = num(redis.call('HGET', P .. 'rate', 'next'), 0)
+        if now < rateNext then return {0, math.ceil(rateNext), 6, n, version} end
+        local last = math.max(rateNext, now)
+        redis.call('HSET', P .. 'rate', 'last', string.format('%.3f', last),
+            'next', string.format('%.3f', last + 1000 / maxrate))
+    end
     redis.call('ZADD', hin, now + ttl, grant)
     redis.call('ZADD', gin, now + ttl, grant)
+    if probe then redis.call('HSET', hk, 'breaker', 'halfopen', 'bk_probe', grant) end
     local gap = interval
     local jitter = num(redis.call('HGET', P .. 'limits', 'jitter'), 0)
     if jitter > 0 and interval > 0 then
@@ -113,6 +148,12 @@ end
 local function budget_finish(host, grant, now)
     local removed = redis.call('ZREM', P .. 'hin:' .. host, grant)
     redis.call('ZREM', P .. 'gin', grant)
+    local hk = P .. 'host:' .. host
+    local b = redis.call('HMGET', hk, 'breaker', 'bk_probe')
+    if b[1] == 'halfopen' and b[2] == grant then
+        -- The probe ended without a verdict (given back unsent, or its worker stopped): probe again now.
+        redis.call('HSET', hk, 'breaker', 'open', 'breaker_until', now, 'bk_probe', '')
+    end
     reschedule(host, now)
     return removed
 end
@@ -196,7 +237,16 @@ return 1
 // ARGV: alternating field/value (global, perhost, interval, maxattempts, jitter). Returns the new version.
 const RedisScript &setLimits() {
     static const RedisScript script = withPrelude(R"lua(
+local oldRate = num(redis.call('HGET', P .. 'limits', 'maxrate'), 0)
 for i = 1, #ARGV, 2 do redis.call('HSET', P .. 'limits', ARGV[i], ARGV[i + 1]) end
+local rate = num(redis.call('HGET', P .. 'limits', 'maxrate'), 0)
+if rate ~= oldRate then
+    -- As SharedBudget::setMaxRate: the next start is one *new* spacing after the latest, at once.
+    local last = num(redis.call('HGET', P .. 'rate', 'last'), 0)
+    local nxt = 0
+    if rate > 0 and last > 0 then nxt = last + 1000 / rate end
+    redis.call('HSET', P .. 'rate', 'next', string.format('%.3f', nxt))
+end
 return redis.call('HINCRBY', P .. 'limits', 'version', 1)
 )lua");
     return script;
@@ -274,21 +324,103 @@ return 1
     return script;
 }
 
-// ARGV: host, now. {in flight, next, pause, breaker, breaker_until, starts, queued, now}
+// ARGV: host, grant id, health (AttemptHealth: 0 healthy, 1 timeout, 2 network error, 3 5xx, 4 429), now.
+// One completed attempt, judged as HostBreaker::record judges it, on the window every worker shares:
+// {transition (0 none, 1 tripped, 2 recovered), state, breaker_until, failures, window count, dominant
+// failure health, trips, now}
+const RedisScript &recordAttempt() {
+    static const RedisScript script = withPrelude(R"lua(
+local host, grant, health = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local now = now_ms(ARGV[4])
+local hk = P .. 'host:' .. host
+local wk = P .. 'bw:' .. host
+local s = breaker_settings()
+local h = redis.call('HMGET', hk, 'breaker', 'bk_probe', 'bk_trips', 'bk_recover', 'bk_size')
+local state = h[1] or 'closed'
+local function counts_of()
+    local c = redis.call('HMGET', hk, 'bk_h0', 'bk_h1', 'bk_h2', 'bk_h3', 'bk_h4')
+    local failures, dominant, best = 0, 1, -1
+    for i = 2, 5 do
+        local v = num(c[i], 0)
+        failures = failures + v
+        if v > best then best, dominant = v, i - 1 end
+    end
+    return failures, dominant
+end
+local function answer(transition, st)
+    local f, d = counts_of()
+    local b = redis.call('HMGET', hk, 'breaker_until', 'bk_trips')
+    return {transition, st, num(b[1], 0), f, redis.call('LLEN', wk), d, num(b[2], 0), now}
+end
+local function clear_window()
+    redis.call('DEL', wk)
+    redis.call('HDEL', hk, 'bk_h0', 'bk_h1', 'bk_h2', 'bk_h3', 'bk_h4')
+end
+local function trip()
+    local trips = redis.call('HINCRBY', hk, 'bk_trips', 1)
+    local cooldown = math.min(s.cooldown * s.cap, s.cooldown * 2 ^ math.min(math.max(trips - 1, 0), 30))
+    redis.call('HSET', hk, 'breaker', 'open', 'breaker_until', now + cooldown, 'bk_probe', '', 'bk_recover', 0)
+    local f, d = counts_of()
+    -- Why, for the window: "<failures> <count> <dominant health> <trips>" (HostBreaker::tripReason's words).
+    redis.call('HSET', hk, 'bk_why', f .. ' ' .. redis.call('LLEN', wk) .. ' ' .. d .. ' ' .. trips)
+    reschedule(host, now)
+    return answer(1, 'open')
+end
+if not s.on then return answer(0, 'closed') end
+if state == 'open' then return answer(0, state) end
+if state == 'halfopen' then
+    -- Attempts that were in flight when the host tripped were judged already: only the probe decides.
+    if h[2] ~= grant then return answer(0, state) end
+    if health ~= 0 then return trip() end
+    redis.call('HSET', hk, 'breaker', 'closed', 'breaker_until', 0, 'bk_probe', '', 'bk_recover', s.window)
+    clear_window()
+    reschedule(host, now)
+    return answer(2, 'closed')
+end
+if num(h[5], 0) ~= s.window then -- the window's size changed: it starts again
+    clear_window()
+    redis.call('HSET', hk, 'bk_size', s.window)
+end
+local function drop_oldest()
+    local oldest = redis.call('LPOP', wk)
+    if oldest then redis.call('HINCRBY', hk, 'bk_h' .. string.match(oldest, ':(%d)$'), -1) end
+end
+while true do -- attempts older than the window's age no longer count
+    local oldest = redis.call('LINDEX', wk, 0)
+    if not oldest or tonumber(string.match(oldest, '^(%d+)')) >= now - s.window_ms then break end
+    drop_oldest()
+end
+if redis.call('LLEN', wk) >= s.window then drop_oldest() end
+redis.call('RPUSH', wk, now .. ':' .. health)
+redis.call('HINCRBY', hk, 'bk_h' .. health, 1)
+if num(h[4], 0) > 0 and redis.call('HINCRBY', hk, 'bk_recover', -1) == 0 then
+    redis.call('HSET', hk, 'bk_trips', 0) -- a whole window since the recovery: next trip at the base cool-down
+end
+local count = redis.call('LLEN', wk)
+local failures = counts_of()
+-- A full window only: never one unlucky first request.
+if count == s.window and failures > 0 and failures >= s.threshold * count - 1e-9 then return trip() end
+return answer(0, 'closed')
+)lua");
+    return script;
+}
+
+// ARGV: host, now. {in flight, next, pause, breaker, breaker_until, starts, queued, now, breaker why}
 const RedisScript &hostStatus() {
     static const RedisScript script = withPrelude(R"lua(
 local now = now_ms(ARGV[2])
 local hin = P .. 'hin:' .. ARGV[1]
 redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
-local h = redis.call('HMGET', P .. 'host:' .. ARGV[1], 'next', 'pause', 'breaker', 'breaker_until', 'starts')
+local h = redis.call('HMGET', P .. 'host:' .. ARGV[1], 'next', 'pause', 'breaker', 'breaker_until', 'starts',
+    'bk_why')
 return {redis.call('ZCARD', hin), num(h[1], 0), num(h[2], 0), h[3] or 'closed', num(h[4], 0), num(h[5], 0),
-        redis.call('LLEN', P .. 'q:' .. ARGV[1]), now}
+        redis.call('LLEN', P .. 'q:' .. ARGV[1]), now, h[6] or ''}
 )lua");
     return script;
 }
 
 // ARGV: cursor, count, now. One SSCAN step over the crawl's hosts with each host's state:
-// {next cursor, host, in flight, queued, next start, pause, breaker, breaker until, starts, ...}
+// {next cursor, host, in flight, queued, next start, pause, breaker, breaker until, starts, breaker why, ...}
 const RedisScript &hostsPage() {
     static const RedisScript script = withPrelude(R"lua(
 local now = now_ms(ARGV[3])
@@ -297,7 +429,8 @@ local out = {scan[1]}
 for _, host in ipairs(scan[2]) do
     local hin = P .. 'hin:' .. host
     redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
-    local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until', 'starts')
+    local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until', 'starts',
+        'bk_why')
     out[#out + 1] = host
     out[#out + 1] = redis.call('ZCARD', hin)
     out[#out + 1] = redis.call('LLEN', P .. 'q:' .. host)
@@ -306,6 +439,7 @@ for _, host in ipairs(scan[2]) do
     out[#out + 1] = h[3] or 'closed'
     out[#out + 1] = num(h[4], 0)
     out[#out + 1] = num(h[5], 0)
+    out[#out + 1] = h[6] or ''
 end
 return out
 )lua");
@@ -366,6 +500,7 @@ if existing[1] then
 end
 expire_due(now, 64)
 local hosts = redis.call('ZRANGEBYSCORE', P .. 'sched', '-inf', now, 'LIMIT', 0, tonumber(ARGV[5]))
+local rateAt = -1
 for _, host in ipairs(hosts) do
     if redis.call('LLEN', P .. 'q:' .. host) == 0 then
         redis.call('ZREM', P .. 'sched', host)
@@ -381,7 +516,8 @@ for _, host in ipairs(hosts) do
             counts('queued', -1, 'leased', 1)
             reschedule(host, now)
             return granted(id, host, now + ttl)
-        elseif r[3] == 5 then
+        elseif r[3] == 5 or r[3] == 6 then
+            if r[3] == 6 then rateAt = r[2] end
             break
         else
             redis.call('ZADD', P .. 'sched', r[2], host)
@@ -393,6 +529,7 @@ local nextDelayed = redis.call('ZRANGE', P .. 'delayed', 0, 0, 'WITHSCORES')
 local at = -1
 if first[2] then at = tonumber(first[2]) end
 if nextDelayed[2] and (at < 0 or tonumber(nextDelayed[2]) < at) then at = tonumber(nextDelayed[2]) end
+if rateAt > 0 and at >= 0 then at = math.max(at, rateAt) end
 return {0, at, now}
 )lua");
     return script;
@@ -456,10 +593,17 @@ local id, host = l[1], l[3]
 redis.call('ZREM', P .. 'leases', lease)
 redis.call('HSET', P .. 'l:' .. lease, 'state', 'released')
 redis.call('PEXPIRE', P .. 'l:' .. lease, 3600000)
-redis.call('HSET', P .. 'u:' .. id, 'state', 'delayed', 'lease', '')
 if ARGV[5] == '0' then redis.call('HINCRBY', P .. 'u:' .. id, 'attempts', -1) end
-redis.call('ZADD', P .. 'delayed', math.max(now, tonumber(ARGV[3])), id)
-counts('leased', -1, 'delayed', 1)
+if tonumber(ARGV[3]) <= now then
+    -- Due now (given back unsent, a worker going away): the front of its host's queue, its turn kept.
+    redis.call('HSET', P .. 'u:' .. id, 'state', 'queued', 'lease', '')
+    redis.call('LPUSH', P .. 'q:' .. host, id)
+    counts('leased', -1, 'queued', 1)
+else
+    redis.call('HSET', P .. 'u:' .. id, 'state', 'delayed', 'lease', '')
+    redis.call('ZADD', P .. 'delayed', tonumber(ARGV[3]), id)
+    counts('leased', -1, 'delayed', 1)
+end
 budget_finish(host, lease, now)
 return {1}
 )lua");

@@ -24,6 +24,7 @@ const RedisScript &finished();
 const RedisScript &renewGrant();
 const RedisScript &pauseHost();
 const RedisScript &setBreaker();
+const RedisScript &recordAttempt();
 const RedisScript &hostStatus();
 const RedisScript &hostsPage();
 const RedisScript &enqueue();

@@ -1,6 +1,25 @@
 #include "cluster/clustertypes.h"
 
+#include "policy/hostbreaker.h"
+
 namespace crawl {
+
+QString breakerReasonOf(const QByteArray &stored) {
+    const QList<QByteArray> parts = stored.split(' ');
+    if (parts.size() != 4)
+        return {};
+    bool ok[4] = {};
+    const int failures = parts[0].toInt(&ok[0]);
+    const int count = parts[1].toInt(&ok[1]);
+    const int dominant = parts[2].toInt(&ok[2]);
+    const int trips = parts[3].toInt(&ok[3]);
+    if (!(ok[0] && ok[1] && ok[2] && ok[3]) || dominant < 1 || dominant >= kAttemptHealthCount)
+        return {};
+    QString reason = HostBreaker::tripReason(failures, count, static_cast<AttemptHealth>(dominant));
+    if (trips > 1)
+        reason += QStringLiteral("; the probe failed too");
+    return reason;
+}
 
 QByteArray clusterKeyPrefix(const QString &crawlName) {
     return QByteArrayLiteral("crawlscope:{") + crawlName.toUtf8() + QByteArrayLiteral("}:");

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/breakersettings.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QMap>
@@ -19,13 +21,35 @@ QByteArray clusterKeyPrefix(const QString &crawlName);
 bool isValidCrawlName(const QString &name, QString *why = nullptr);
 
 struct ClusterLimits {
-    int globalInFlight = 16; // the crawl's in-flight cap, over every worker together
-    int perHostInFlight = 1; // per host, over every worker together
-    qint64 intervalMs = 0;   // minimum start-to-start gap per host
-    int maxAttempts = 0;     // leases lost to dead workers before a URL gets a terminal result; 0: no bound
-    qint64 version = 0;      // bumped by every change to the limits or to a host override
-    int jitterPermille = 0;  // --jitter x 1000: each host's gap is interval x (1 + U(0, jitter))
+    int globalInFlight = 16;  // the crawl's in-flight cap, over every worker together
+    int perHostInFlight = 1;  // per host, over every worker together
+    qint64 intervalMs = 0;    // minimum start-to-start gap per host
+    int maxAttempts = 0;      // leases lost to dead workers before a URL gets a terminal result; 0: no bound
+    qint64 version = 0;       // bumped by every change to the limits or to a host override
+    int jitterPermille = 0;   // --jitter x 1000: each host's gap is interval x (1 + U(0, jitter))
+    double maxRatePerSec = 0; // --max-rate: request starts per second over every worker together; 0: off
+    // --breaker-*: each host's circuit breaker, its window shared by every worker (HostBreaker's rules).
+    // giveUpS is not applied in a shared crawl (a tripped host keeps probing; docs/cluster.md).
+    BreakerSettings breaker;
 };
+
+// What one completed attempt did to its host's shared circuit breaker (ClusterHostBudget::recordAttempt).
+struct BreakerRecord {
+    enum class Transition { None = 0, Tripped = 1, Recovered = 2 };
+    Transition transition = Transition::None;
+    QString state;          // closed, open, halfopen
+    qint64 probeAtMs = 0;   // open: when the probe may start (server clock)
+    int failures = 0;       // in the window, after this attempt
+    int count = 0;          // attempts in the window
+    int dominantHealth = 1; // the most frequent failure's AttemptHealth
+    int trips = 0;          // trips since the host last ran a whole healthy window
+    qint64 serverNowMs = 0;
+    QString error;
+};
+
+// The breaker's last trip as the scripts store it ("<failures> <count> <dominant health> <trips>"), in the
+// words a local crawl uses ("5 of the last 5 attempts failed: timeouts"); empty for an empty or bad text.
+QString breakerReasonOf(const QByteArray &stored);
 
 struct StartDecision {
     enum class Reason {
@@ -34,7 +58,8 @@ struct StartDecision {
         BreakerOpen = 2,
         Interval = 3,
         HostBusy = 4,
-        GlobalBusy = 5
+        GlobalBusy = 5,
+        RateCap = 6 // --max-rate: the crawl-wide start rate; atMs is when the next start may be
     };
     bool granted = false;
     // Granted: the server time of the grant. Refused: when to ask again (for HostBusy/GlobalBusy an upper
@@ -53,6 +78,7 @@ struct HostBudgetStatus {
     qint64 pausedUntilMs = 0;
     QString breaker; // closed, open, halfopen
     qint64 breakerUntilMs = 0;
+    QString breakerReason; // why it last tripped, in a local crawl's words; empty when it never did
     qint64 starts = 0;
     qint64 queued = 0;
     qint64 serverNowMs = 0;
@@ -145,3 +171,4 @@ struct ClusterCounts {
 
 Q_DECLARE_METATYPE(crawl::ClusterLimits)
 Q_DECLARE_METATYPE(crawl::ClusterLease)
+Q_DECLARE_METATYPE(crawl::BreakerRecord)

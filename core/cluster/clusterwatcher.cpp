@@ -253,6 +253,7 @@ void ClusterWatcher::setSharedLimits(const ClusterLimits &wanted, const ClusterH
     limits->globalInFlight = wanted.globalInFlight;
     limits->perHostInFlight = wanted.perHostInFlight;
     limits->intervalMs = wanted.intervalMs;
+    limits->maxRatePerSec = wanted.maxRatePerSec;
     std::optional<qint64> version = m_budget->setLimits(*limits);
     for (auto it = hostOverrides.cbegin(); version && it != hostOverrides.cend(); ++it) {
         version = m_budget->setHostOverride(it.key(), it.value().first, it.value().second);

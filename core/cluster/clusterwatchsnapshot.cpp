@@ -75,6 +75,13 @@ CrawlSnapshot toCrawlSnapshot(const ClusterWatchSnapshot &s, qint64 intervalGuar
             host.state = HostState::BackingOff;
             host.stateUntilMs = b.breakerUntilMs + s.localMinusServerMs;
             host.breakerState = BreakerState::Open;
+            host.breakerProbeAtMs = host.stateUntilMs;
+            host.breakerReason = b.breakerReason;
+        } else if (b.breaker == QLatin1String("open") || b.breaker == QLatin1String("halfopen")) {
+            // The cool-down is over: its one probe runs (or is about to).
+            host.state = HostState::Busy;
+            host.breakerState = BreakerState::HalfOpen;
+            host.breakerReason = b.breakerReason;
         } else if (b.inFlight >= host.maxInFlight) {
             host.state = HostState::Busy;
         } else if (b.nextStartMs > now && b.queued > 0) {

@@ -23,6 +23,7 @@ ClusterWorkerClient::ClusterWorkerClient(Settings settings, QObject *parent)
     , m_settings(std::move(settings)) {
     // Queued signals and slots across the worker's threads carry these.
     qRegisterMetaType<ClusterLimits>();
+    qRegisterMetaType<BreakerRecord>();
     qRegisterMetaType<ClusterLease>();
     qRegisterMetaType<QList<ClusterLease>>();
     qRegisterMetaType<QList<QPair<QByteArray, QByteArray>>>();
@@ -185,6 +186,18 @@ void ClusterWorkerClient::tryStartHop(const QByteArray &leaseId, const QString &
     const qint64 askAgainInMs =
         decision.granted ? 0 : std::clamp(decision.atMs - decision.serverNowMs, kMinPollMs, kMaxPollMs);
     Q_EMIT hopDecision(leaseId, decision.granted, askAgainInMs, askedAtNs);
+}
+
+void ClusterWorkerClient::recordAttempt(const QString &host, const QByteArray &grantId, int health) {
+    const BreakerRecord record = m_budget->recordAttempt(host, grantId, health);
+    if (!record.error.isEmpty()) {
+        // Not recorded: the window misses one attempt; a probe's grant then ends without a verdict and the
+        // host is probed again.
+        Q_EMIT problem(record.error);
+        return;
+    }
+    if (record.transition != BreakerRecord::Transition::None)
+        Q_EMIT breakerChanged(host, record);
 }
 
 void ClusterWorkerClient::finishHop(const QByteArray &leaseId) {

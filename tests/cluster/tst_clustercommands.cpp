@@ -147,7 +147,16 @@ private Q_SLOTS:
             "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --jitter 0.5", "");
         row("set jitter", "--cluster URL --crawl c1 --cluster-set --jitter 0.2", "");
         row("coordinator with max rate",
-            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --max-rate 5", "--max-rate");
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --max-rate 5", "");
+        row("set max rate", "--cluster URL --crawl c1 --cluster-set --max-rate 7.5", "");
+        row("coordinator with a breaker",
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --breaker-window 5 "
+            "--breaker-threshold 1 --breaker-cooldown 2",
+            "");
+        row("set breaker", "--cluster URL --crawl c1 --cluster-set --breaker-cooldown 9", "");
+        row("coordinator with give-up",
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --breaker-give-up 60",
+            "--breaker-give-up");
         row("coordinator with adaptive",
             "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --adaptive", "--adaptive");
         row("coordinator with threads",
@@ -239,8 +248,13 @@ private Q_SLOTS:
                                                QStringLiteral("retries"), QStringLiteral("include")})
                     .isEmpty());
         QVERIFY(clusterCoordinatorFlagRefusal({QStringLiteral("jitter")}).isEmpty()); // shared since then
-        for (const char *flag : {"max-rate", "adaptive", "breaker-window", "breaker-threshold",
-                                 "breaker-cooldown", "breaker-give-up", "threads"})
+        // Shared since the breaker and the rate cap live in Redis too.
+        QVERIFY(
+            clusterCoordinatorFlagRefusal({QStringLiteral("max-rate"), QStringLiteral("breaker-window"),
+                                           QStringLiteral("breaker-threshold"),
+                                           QStringLiteral("breaker-cooldown"), QStringLiteral("no-breaker")})
+                .isEmpty());
+        for (const char *flag : {"adaptive", "breaker-give-up", "threads"})
             QVERIFY2(clusterCoordinatorFlagRefusal({QStringLiteral("per-host"), QString::fromLatin1(flag)})
                          .startsWith(QStringLiteral("--%1 ").arg(QString::fromLatin1(flag))),
                      flag);

@@ -161,7 +161,9 @@ private Q_SLOTS:
         QCOMPARE(d.reason, Reason::BreakerOpen);
         QCOMPARE(d.atMs, 3'000);
         QVERIFY(budget.tryStart(kHost, "p1", 10'000, 3'000).granted);
-        QCOMPARE(budget.tryStart(kHost, "p2", 10'000, 3'000).reason, Reason::HostBusy); // one probe
+        // One probe across every worker: while it runs (half-open) nothing else starts on the host.
+        QCOMPARE(budget.tryStart(kHost, "p2", 10'000, 3'000).reason, Reason::BreakerOpen);
+        QCOMPARE(budget.hostStatus(kHost, 3'000).breaker, QStringLiteral("halfopen"));
         QVERIFY(budget.setBreaker(kHost, QStringLiteral("closed"), 0, 3'100));
         QVERIFY(budget.tryStart(kHost, "p2", 10'000, 3'100).granted);
         QVERIFY(!budget.setBreaker(kHost, QStringLiteral("ajar"), 0));

@@ -63,9 +63,10 @@ void ClusterSession::detach() {
 void ClusterSession::setLimits(const crawl::CrawlLimits &limits) {
     if (!m_watcher)
         return;
-    const crawl::ClusterLimits shared = crawl::clusterLimitsFor(
-        limits, crawl::FetchPolicy{}, m_last.limits,
-        {QStringLiteral("concurrency"), QStringLiteral("per-host"), QStringLiteral("interval-ms")});
+    const crawl::ClusterLimits shared =
+        crawl::clusterLimitsFor(limits, crawl::FetchPolicy{}, m_last.limits,
+                                {QStringLiteral("concurrency"), QStringLiteral("per-host"),
+                                 QStringLiteral("interval-ms"), QStringLiteral("max-rate")});
     crawl::ClusterHostLimits overrides;
     const QHash<QString, crawl::ClusterHostOverride> stored =
         crawl::clusterHostOverridesFor(limits.withCanonicalHostKeys());
@@ -80,6 +81,7 @@ crawl::CrawlLimits ClusterSession::panelLimits(const crawl::ClusterLimits &share
     base.globalInFlight = shared.globalInFlight;
     base.perHostInFlight = shared.perHostInFlight;
     base.intervalMs = static_cast<int>(crawl::userIntervalMs(shared.intervalMs));
+    base.maxRatePerSec = shared.maxRatePerSec;
     return base;
 }
 
