@@ -5,6 +5,8 @@
 #include "engine/crawlengine.h"
 #include "headlessrunner.h"
 #include "journalexport.h"
+#include "store/storedcrawlconfig.h"
+#include "storedconfigoptions.h"
 
 #ifdef CRAWLSCOPE_HAVE_DEMO
 #include "headlessdemo.h"
@@ -72,6 +74,18 @@ int main(int argc, char **argv) {
                               .arg(withheld.split(QLatin1Char('\n')).join(QStringLiteral(", ")).left(300),
                                    options.resume));
         options = merged.options;
+        if (storedFlags.isEmpty()) {
+            // A crawl started in the window keeps no flags, only the settings it ran with: start from
+            // those, not from the command line's defaults.
+            QString refused;
+            const auto config = crawl::StoredCrawlConfig::fromSettings(stored, &refused);
+            if (!refused.isEmpty()) {
+                print(stderr, QStringLiteral("crawlscope: %1: %2\n").arg(options.resume, refused));
+                return crawl::ExitUsage;
+            }
+            if (config)
+                options = crawl::withStoredCrawlConfig(options, *config);
+        }
     }
     using Mode = crawl::CommandLineOptions::Mode;
     if (options.mode == Mode::Help) {

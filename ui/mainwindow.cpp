@@ -561,7 +561,6 @@ bool MainWindow::resumeCrawl(const QString &path) {
             }
         }
     }
-    clearCrawlViews();
     // The crawl's own settings (a --store crawl's flags, or what the window ran it with) win over the
     // panel's; the panel moves to them, and the user changes them like any running crawl's.
     crawl::CrawlLimits windowLimits = m_engine->limits();
@@ -570,9 +569,19 @@ bool MainWindow::resumeCrawl(const QString &path) {
     crawl::FetchPolicy windowPolicy = m_engine->fetchPolicy();
     m_limits->applyTo(&windowPolicy);
     const CrawlRulesParse rules = m_rules->quality();
+    QString refused;
+    const auto stored =
+        crawl::StoredCrawlConfig::fromSettings(crawl::CrawlEngine::readJournalSettings(absolute), &refused);
+    if (!refused.isEmpty()) { // a tampered record: resuming by other rules could fetch what it excluded
+        statusBar()->showMessage(refused, 10'000);
+        if (m_confirm)
+            QMessageBox::warning(this, tr("Cannot resume the crawl"), refused);
+        updateActions();
+        return false;
+    }
+    clearCrawlViews();
     const ResumeSettings chosen = ResumeSettings::decide(
-        crawl::StoredCrawlConfig::fromSettings(crawl::CrawlEngine::readJournalSettings(absolute)),
-        windowLimits, windowPolicy, rules.error.isEmpty() ? rules.quality : m_engine->crawlQuality());
+        stored, windowLimits, windowPolicy, rules.error.isEmpty() ? rules.quality : m_engine->crawlQuality());
     setLimits(chosen.limits, chosen.policy);
     m_engine->setCrawlQuality(chosen.quality);
     QString error;

@@ -84,6 +84,34 @@ QStringList ScopeRules::setAllowedHosts(const QByteArray &content, const QString
     return errors;
 }
 
+QStringList ScopeRules::includePatterns() const {
+    QStringList patterns;
+    for (const Pattern &include : m_includes)
+        patterns << include.text;
+    return patterns;
+}
+
+QStringList ScopeRules::excludePatterns() const {
+    QStringList patterns;
+    for (const Pattern &exclude : m_excludes)
+        patterns << exclude.text;
+    return patterns;
+}
+
+QByteArray ScopeRules::allowedHostsText() const {
+    QByteArray text;
+    for (const AllowedHost &allowed : m_hosts) {
+        if (allowed.subdomains)
+            text += "*.";
+        text += allowed.host.contains(QLatin1Char(':')) ? '[' + allowed.host.toUtf8() + ']'
+                                                        : allowed.host.toUtf8();
+        if (allowed.port >= 0)
+            text += ':' + QByteArray::number(allowed.port);
+        text += '\n';
+    }
+    return text;
+}
+
 ScopeDecision ScopeRules::check(const NormalizedUrl &url) const {
     if (m_hostsSet) {
         const QString host = comparableHost(url.url);

@@ -36,6 +36,14 @@ public:
     bool restrictsAnything() const { return m_hostsSet || !m_includes.isEmpty() || !m_excludes.isEmpty(); }
     qsizetype allowedHostCount() const { return m_hosts.size(); }
 
+    // The rules as they were given, so a crawl file can keep them and build the same rules again.
+    QStringList includePatterns() const;
+    QStringList excludePatterns() const;
+    bool restrictsHosts() const { return m_hostsSet; }
+    QString allowedHostsFileName() const { return m_hostsFileName; }
+    // One host a line, in the form setAllowedHosts reads ("*.example.com", "[::1]:8080").
+    QByteArray allowedHostsText() const;
+
     // Allow-hosts first, then the excludes (the first that matches is named), then the includes (one must
     // match); the expressions search anywhere in the normalized URL text (anchor them with ^ and $).
     ScopeDecision check(const NormalizedUrl &url) const;

@@ -54,7 +54,168 @@ bool boolOf(const QJsonObject &o, const char *key, bool fallback) {
     return v.isBool() ? v.toBool() : fallback;
 }
 
+QString soft404Name(Soft404Mode mode) {
+    switch (mode) {
+    case Soft404Mode::Off:
+        return QStringLiteral("off");
+    case Soft404Mode::Reject:
+        return QStringLiteral("reject");
+    case Soft404Mode::Report:
+        break;
+    }
+    return QStringLiteral("report");
+}
+
+// The options a stored expression may carry: the ones the command line and the window use.
+constexpr QRegularExpression::PatternOptions kStorableOptions =
+    QRegularExpression::CaseInsensitiveOption | QRegularExpression::UseUnicodePropertiesOption |
+    QRegularExpression::MultilineOption | QRegularExpression::DotMatchesEverythingOption;
+
+QJsonObject expressionJson(const QRegularExpression &expression) {
+    return QJsonObject{{QStringLiteral("pattern"), expression.pattern()},
+                       {QStringLiteral("options"), int(expression.patternOptions() & kStorableOptions)}};
+}
+
+QJsonObject rulesJson(const ScopeRules &scope, const AcceptanceCriteria &a) {
+    QJsonObject scopeJson{{QStringLiteral("include"), QJsonArray::fromStringList(scope.includePatterns())},
+                          {QStringLiteral("exclude"), QJsonArray::fromStringList(scope.excludePatterns())}};
+    if (scope.restrictsHosts())
+        scopeJson.insert(QStringLiteral("allowHosts"),
+                         QJsonObject{{QStringLiteral("file"), scope.allowedHostsFileName()},
+                                     {QStringLiteral("hosts"), QString::fromUtf8(scope.allowedHostsText())}});
+    QStringList types;
+    for (const QByteArray &type : a.contentTypes)
+        types << QString::fromLatin1(type);
+    const QJsonObject acceptance{
+        {QStringLiteral("statuses"), statusListText(a.statuses)},
+        {QStringLiteral("contentTypes"), types.join(QLatin1Char(','))},
+        {QStringLiteral("expectedText"), a.expectedText},
+        {QStringLiteral("expectedRegex"), expressionJson(a.expectedRegex)},
+        {QStringLiteral("bodyPrefixBytes"), double(a.bodyPrefixBytes)},
+        {QStringLiteral("expectTitle"), a.expectTitle},
+        {QStringLiteral("minBytes"), double(a.minBytes)},
+        {QStringLiteral("soft404"), soft404Name(a.soft404)},
+        {QStringLiteral("soft404Pattern"), expressionJson(a.soft404Pattern)},
+    };
+    return QJsonObject{{QStringLiteral("scope"), scopeJson}, {QStringLiteral("acceptance"), acceptance}};
+}
+
+// A stored pattern list, compiled through `add` (ScopeRules::addInclude...): "" or why it is refused.
+template <typename Add> QString readPatterns(const QJsonValue &value, const char *flag, Add add) {
+    if (value.isUndefined())
+        return {};
+    if (!value.isArray())
+        return QStringLiteral("its %1 patterns are not a list").arg(QLatin1String(flag));
+    const QJsonArray patterns = value.toArray();
+    if (patterns.size() > StoredCrawlConfig::kMaxPatterns)
+        return QStringLiteral("it has %1 %2 patterns (at most %3)")
+            .arg(patterns.size())
+            .arg(QLatin1String(flag))
+            .arg(StoredCrawlConfig::kMaxPatterns);
+    for (const QJsonValue &pattern : patterns) {
+        if (!pattern.isString() || pattern.toString().size() > StoredCrawlConfig::kMaxPatternLength)
+            return QStringLiteral("an %1 pattern is not text of at most %2 characters")
+                .arg(QLatin1String(flag))
+                .arg(StoredCrawlConfig::kMaxPatternLength);
+        if (const QString why = add(pattern.toString()); !why.isEmpty())
+            return why;
+    }
+    return {};
+}
+
+// A stored expression: empty `fallback` pattern when absent; "" or why it is refused.
+QString readExpression(const QJsonValue &value, const char *name, QRegularExpression *into) {
+    if (value.isUndefined())
+        return {};
+    const QJsonObject o = value.toObject();
+    const QJsonValue pattern = o.value(QLatin1String("pattern"));
+    if (!pattern.isString() || pattern.toString().size() > StoredCrawlConfig::kMaxPatternLength)
+        return QStringLiteral("its %1 is not text of at most %2 characters")
+            .arg(QLatin1String(name))
+            .arg(StoredCrawlConfig::kMaxPatternLength);
+    const auto options =
+        QRegularExpression::PatternOptions(o.value(QLatin1String("options")).toInt()) & kStorableOptions;
+    QRegularExpression expression(pattern.toString(), options);
+    if (!expression.isValid())
+        return QStringLiteral("its %1 \"%2\" is not a valid regular expression: %3")
+            .arg(QLatin1String(name), pattern.toString().left(200), expression.errorString());
+    if (!expression.pattern().isEmpty())
+        expression.optimize();
+    *into = expression;
+    return {};
+}
+
+QString readRules(const QJsonObject &rules, ScopeRules *scope, AcceptanceCriteria *a) {
+    const QJsonObject s = rules.value(QLatin1String("scope")).toObject();
+    QString why = readPatterns(s.value(QLatin1String("include")), "include",
+                               [&](const QString &p) { return scope->addInclude(p); });
+    if (why.isEmpty())
+        why = readPatterns(s.value(QLatin1String("exclude")), "exclude",
+                           [&](const QString &p) { return scope->addExclude(p); });
+    if (!why.isEmpty())
+        return why;
+    const QJsonValue allow = s.value(QLatin1String("allowHosts"));
+    if (allow.isObject()) {
+        const QString file = allow.toObject().value(QLatin1String("file")).toString().left(1000);
+        const QByteArray hosts = allow.toObject().value(QLatin1String("hosts")).toString().toUtf8();
+        if (hosts.count('\n') > StoredCrawlConfig::kMaxAllowedHosts || hosts.size() > 16 * 1024 * 1024)
+            return QStringLiteral("its allowed hosts list is longer than %1 lines or 16 MiB")
+                .arg(StoredCrawlConfig::kMaxAllowedHosts);
+        // The writer stored lines setAllowedHosts had accepted: a bad one means the record was altered.
+        if (const QStringList errors = scope->setAllowedHosts(hosts, file); !errors.isEmpty())
+            return QStringLiteral("its allowed hosts list has bad lines (%1)").arg(errors.first().left(200));
+    }
+    const QJsonObject o = rules.value(QLatin1String("acceptance")).toObject();
+    QString error;
+    const QString statuses = o.value(QLatin1String("statuses")).toString();
+    if (!statuses.isEmpty()) {
+        if (statuses.size() > StoredCrawlConfig::kMaxTextLength)
+            return QStringLiteral("its accepted statuses are too long");
+        const auto ranges = parseStatusList(statuses, &error);
+        if (!ranges)
+            return QStringLiteral("its accepted statuses are not valid: %1").arg(error.left(200));
+        a->statuses = *ranges;
+    }
+    const QString types = o.value(QLatin1String("contentTypes")).toString();
+    if (!types.isEmpty()) {
+        if (types.size() > StoredCrawlConfig::kMaxTextLength)
+            return QStringLiteral("its accepted content types are too long");
+        const auto list = parseContentTypeList(types, &error);
+        if (!list)
+            return QStringLiteral("its accepted content types are not valid: %1").arg(error.left(200));
+        a->contentTypes = *list;
+    }
+    const QString text = o.value(QLatin1String("expectedText")).toString();
+    if (text.size() > StoredCrawlConfig::kMaxTextLength)
+        return QStringLiteral("its expected text is longer than %1 characters")
+            .arg(StoredCrawlConfig::kMaxTextLength);
+    a->expectedText = text;
+    if (why = readExpression(o.value(QLatin1String("expectedRegex")), "expected regular expression",
+                             &a->expectedRegex);
+        !why.isEmpty())
+        return why;
+    if (why =
+            readExpression(o.value(QLatin1String("soft404Pattern")), "soft-404 pattern", &a->soft404Pattern);
+        !why.isEmpty())
+        return why;
+    if (a->soft404Pattern.pattern().isEmpty())
+        a->soft404Pattern = AcceptanceCriteria::defaultSoft404Pattern(); // an empty one would match any title
+    a->bodyPrefixBytes = int64In(o, "bodyPrefixBytes", a->bodyPrefixBytes, 1024, 64LL * 1024 * 1024);
+    a->expectTitle = boolOf(o, "expectTitle", a->expectTitle);
+    a->minBytes = int64In(o, "minBytes", a->minBytes, 0, qint64(1) << 40);
+    const QString soft404 = o.value(QLatin1String("soft404")).toString();
+    if (soft404 == QLatin1String("off"))
+        a->soft404 = Soft404Mode::Off;
+    else if (soft404 == QLatin1String("reject"))
+        a->soft404 = Soft404Mode::Reject;
+    else if (soft404 == QLatin1String("report"))
+        a->soft404 = Soft404Mode::Report;
+    return {};
+}
+
 } // namespace
+
+StoredCrawlConfig::StoredCrawlConfig() = default;
 
 StoredCrawlConfig StoredCrawlConfig::from(const CrawlLimits &limits, const FetchPolicy &policy,
                                           const CrawlQuality &quality) {
@@ -64,6 +225,9 @@ StoredCrawlConfig StoredCrawlConfig::from(const CrawlLimits &limits, const Fetch
     config.robots = quality.robots;
     config.robotsAgent = quality.robotsAgent;
     config.ignoreCrawlDelay = quality.ignoreCrawlDelay;
+    config.hasRules = true;
+    config.scope = quality.scope;
+    config.acceptance = quality.acceptance;
     return config;
 }
 
@@ -118,21 +282,24 @@ QString StoredCrawlConfig::toJson() const {
         {QStringLiteral("robotsAgent"), QString::fromUtf8(robotsAgent)},
         {QStringLiteral("ignoreCrawlDelay"), ignoreCrawlDelay},
     };
-    const QJsonObject root{{QStringLiteral("version"), kVersion},
-                           {QStringLiteral("limits"), limitsJson},
-                           {QStringLiteral("policy"), policyJson},
-                           {QStringLiteral("quality"), quality}};
+    QJsonObject root{{QStringLiteral("version"), kVersion},
+                     {QStringLiteral("limits"), limitsJson},
+                     {QStringLiteral("policy"), policyJson},
+                     {QStringLiteral("quality"), quality}};
+    if (hasRules)
+        root.insert(QStringLiteral("rules"), rulesJson(scope, acceptance));
     return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact));
 }
 
-std::optional<StoredCrawlConfig> StoredCrawlConfig::fromSettings(const QMap<QString, QString> &settings) {
+std::optional<StoredCrawlConfig> StoredCrawlConfig::fromSettings(const QMap<QString, QString> &settings,
+                                                                 QString *error) {
     const auto it = settings.constFind(kSettingsKey);
     if (it == settings.cend())
         return std::nullopt;
-    return fromJson(*it);
+    return fromJson(*it, error);
 }
 
-std::optional<StoredCrawlConfig> StoredCrawlConfig::fromJson(const QString &json) {
+std::optional<StoredCrawlConfig> StoredCrawlConfig::fromJson(const QString &json, QString *error) {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8(), &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject())
@@ -210,6 +377,16 @@ std::optional<StoredCrawlConfig> StoredCrawlConfig::fromJson(const QString &json
     if (!robotsAgent.isEmpty() && robotsAgent.size() <= 200)
         c.robotsAgent = robotsAgent.toUtf8();
     c.ignoreCrawlDelay = boolOf(q, "ignoreCrawlDelay", c.ignoreCrawlDelay);
+    const QJsonValue rules = root.value(QLatin1String("rules"));
+    if (version.toInt() >= 2 && rules.isObject()) {
+        if (const QString why = readRules(rules.toObject(), &c.scope, &c.acceptance); !why.isEmpty()) {
+            if (error)
+                *error =
+                    QStringLiteral("the crawl's stored scope and acceptance rules are refused: %1").arg(why);
+            return std::nullopt;
+        }
+        c.hasRules = true;
+    }
     return c;
 }
 

@@ -17,25 +17,43 @@ namespace crawl {
 //
 // Kept: every limit (host overrides included), the fetch policy but its credential headers
 // (Authorization, Cookie... are not written to a file in the user's data folder; the resuming side
-// supplies its own), and the robots.txt settings of the quality rules. Scope and acceptance rules are
-// not kept here (the command line keeps them in its stored flags, the window in its Crawl Rules).
+// supplies its own), the robots.txt settings, and (since version 2) the scope and acceptance rules, so
+// a resumed crawl checks its URLs and pages as it started, not by the resuming side's current rules.
 struct StoredCrawlConfig {
     static inline const QString kSettingsKey = QStringLiteral("engine.config");
-    static constexpr int kVersion = 1;
+    static constexpr int kVersion = 2; // 2: scope and acceptance rules
+    // What a record read back may hold: the file may be hostile (a huge or pathological rule set).
+    static constexpr qsizetype kMaxPatterns = 1000;       // include and exclude patterns, each
+    static constexpr qsizetype kMaxPatternLength = 4096;  // characters of one pattern
+    static constexpr qsizetype kMaxAllowedHosts = 200000; // lines of the allowed hosts
+    static constexpr qsizetype kMaxTextLength = 65536;    // the expected text, a content type list
+
+    // Out of line: GCC 12 inlining AcceptanceCriteria's list initializer reports a false
+    // -Wmaybe-uninitialized in every file that makes one.
+    StoredCrawlConfig();
 
     CrawlLimits limits;
     FetchPolicy policy;
     RobotsMode robots = RobotsMode::Ignore;
     QByteArray robotsAgent;
     bool ignoreCrawlDelay = false;
+    // Scope and acceptance: kept only by version 2 records (hasRules false for an older one, whose
+    // resuming side supplies its own).
+    bool hasRules = false;
+    ScopeRules scope;
+    AcceptanceCriteria acceptance;
 
     static StoredCrawlConfig from(const CrawlLimits &limits, const FetchPolicy &policy,
                                   const CrawlQuality &quality);
     QString toJson() const;
     // nullopt when the settings hold no record (a file from before it existed) or a damaged one; a
     // record's missing or out-of-range fields keep their defaults rather than refusing the whole record.
-    static std::optional<StoredCrawlConfig> fromSettings(const QMap<QString, QString> &settings);
-    static std::optional<StoredCrawlConfig> fromJson(const QString &json);
+    // Rules that cannot be kept as they are (an invalid regular expression, too many or too long
+    // patterns) refuse it with *error saying which: resuming without the crawl's scope could fetch what
+    // it excluded, so the resuming side refuses too.
+    static std::optional<StoredCrawlConfig> fromSettings(const QMap<QString, QString> &settings,
+                                                         QString *error = nullptr);
+    static std::optional<StoredCrawlConfig> fromJson(const QString &json, QString *error = nullptr);
 };
 
 } // namespace crawl

@@ -1,6 +1,7 @@
 // The settings a crawl file keeps for whoever resumes it (StoredCrawlConfig): every limit and request
 // setting survives the round trip, credentials are never written, and a hostile or damaged record is
 // refused or falls back field by field instead of reaching the engine.
+#include "input/urlnormalizer.h"
 #include "model/settingranges.h"
 #include "store/storedcrawlconfig.h"
 
@@ -116,6 +117,130 @@ private Q_SLOTS:
         QCOMPARE(edge->policy.idleTimeoutS, 86'400);
         QCOMPARE(edge->policy.maxRetryAfterS, 86'400);
         QCOMPARE(edge->policy.maxBodyBytes, qint64(1) << 40);
+    }
+    // Version 2 keeps the scope and acceptance rules; they come back as the same working rules.
+    void roundTripKeepsScopeAndAcceptance() {
+        CrawlQuality quality;
+        QVERIFY(quality.scope.addInclude(QStringLiteral("^https?://[^/]+/keep/")).isEmpty());
+        QVERIFY(quality.scope.addExclude(QStringLiteral("\\.pdf$")).isEmpty());
+        QVERIFY(
+            quality.scope.setAllowedHosts("a.example\n*.b.example:8080\n[::1]\n", QStringLiteral("hosts.txt"))
+                .isEmpty());
+        AcceptanceCriteria &a = quality.acceptance;
+        a.statuses = {StatusRange{200, 204}, StatusRange{304, 304}};
+        a.contentTypes = {"text/html", "application/*"};
+        a.expectedText = QStringLiteral("Welcome, \"friend\"");
+        a.expectedRegex = QRegularExpression(QStringLiteral("id=\\d+"));
+        a.expectTitle = true;
+        a.minBytes = 4096;
+        a.soft404 = Soft404Mode::Reject;
+        a.soft404Pattern =
+            QRegularExpression(QStringLiteral("oops"), QRegularExpression::CaseInsensitiveOption);
+
+        const QString json = StoredCrawlConfig::from({}, {}, quality).toJson();
+        QString error;
+        const auto back = StoredCrawlConfig::fromSettings({{StoredCrawlConfig::kSettingsKey, json}}, &error);
+        QVERIFY2(back, qPrintable(error));
+        QVERIFY(error.isEmpty());
+        QVERIFY(back->hasRules);
+        QCOMPARE(back->scope.includePatterns(), quality.scope.includePatterns());
+        QCOMPARE(back->scope.excludePatterns(), QStringList{QStringLiteral("\\.pdf$")});
+        QVERIFY(back->scope.restrictsHosts());
+        QCOMPARE(back->scope.allowedHostsText(), quality.scope.allowedHostsText());
+        QCOMPARE(back->scope.allowedHostsFileName(), QStringLiteral("hosts.txt"));
+        const auto check = [&](const char *url) {
+            return back->scope.check(normalizeUrl(QString::fromLatin1(url))).inScope;
+        };
+        QVERIFY(check("http://a.example/keep/page"));
+        QVERIFY(!check("http://a.example/keep/page.pdf")); // excluded
+        QVERIFY(!check("http://a.example/other"));         // no include matched
+        QVERIFY(check("http://x.b.example:8080/keep/1"));
+        QVERIFY(!check("http://x.b.example/keep/1")); // port 80 is not 8080
+        QVERIFY(!check("http://c.example/keep/1"));   // host not allowed
+        const AcceptanceCriteria &b = back->acceptance;
+        QCOMPARE(b.statuses, a.statuses);
+        QCOMPARE(b.contentTypes, a.contentTypes);
+        QCOMPARE(b.expectedText, a.expectedText);
+        QCOMPARE(b.expectedRegex.pattern(), a.expectedRegex.pattern());
+        QVERIFY(b.expectTitle);
+        QCOMPARE(b.minBytes, qint64(4096));
+        QCOMPARE(b.soft404, Soft404Mode::Reject);
+        QCOMPARE(b.soft404Pattern.pattern(), QStringLiteral("oops"));
+        QVERIFY(b.soft404Pattern.match(QStringLiteral("OOPS!")).hasMatch()); // options kept
+    }
+
+    // A version 1 record (written before rules were kept) still loads: limits, no rules.
+    void versionOneRecordLoadsWithoutRules() {
+        QString error;
+        const auto old = StoredCrawlConfig::fromJson(
+            QStringLiteral(R"({"version":1,"limits":{"intervalMs":1000},"quality":{"robots":"ignore"},
+                "rules":{"scope":{"exclude":["x"]}}})"),
+            &error);
+        QVERIFY(old);
+        QVERIFY(error.isEmpty());
+        QCOMPARE(old->limits.intervalMs, 1000);
+        QVERIFY(!old->hasRules); // a version 1 writer never wrote rules: these are not trusted
+        QVERIFY(old->scope.excludePatterns().isEmpty());
+        // Version 2 without rules (hand-written): limits, no rules.
+        const auto bare = StoredCrawlConfig::fromJson(QStringLiteral(R"({"version":2})"), &error);
+        QVERIFY(bare && !bare->hasRules && error.isEmpty());
+    }
+
+    // Tampered rules: refused with a message naming the problem, never a crash or a half-kept scope.
+    void tamperedRulesAreRefusedWithAReason() {
+        const auto refused = [](const QString &rules) {
+            QString error;
+            const auto c = StoredCrawlConfig::fromJson(
+                QStringLiteral("{\"version\":2,\"rules\":%1}").arg(rules), &error);
+            return c ? QStringLiteral("<accepted>") : error;
+        };
+        QString why = refused(QStringLiteral("{\"scope\":{\"exclude\":[\"*unclosed\"]}}"));
+        QVERIFY2(why.contains(QLatin1String("--exclude")) && why.contains(QLatin1String("*unclosed")),
+                 qPrintable(why));
+        why = refused(QStringLiteral("{\"acceptance\":{\"expectedRegex\":{\"pattern\":\"[z-a]\"}}}"));
+        QVERIFY2(why.contains(QLatin1String("not a valid regular expression")), qPrintable(why));
+        why = refused(QStringLiteral("{\"acceptance\":{\"soft404Pattern\":{\"pattern\":\"a{2,1}\"}}}"));
+        QVERIFY2(why.contains(QLatin1String("soft-404")), qPrintable(why));
+        why = refused(QStringLiteral("{\"scope\":{\"include\":\"not a list\"}}"));
+        QVERIFY2(why.contains(QLatin1String("not a list")), qPrintable(why));
+        why = refused(QStringLiteral("{\"scope\":{\"include\":[7]}}"));
+        QVERIFY2(why.contains(QLatin1String("not text")), qPrintable(why));
+        why = refused(QStringLiteral("{\"acceptance\":{\"statuses\":\"2x0\"}}"));
+        QVERIFY2(why.contains(QLatin1String("statuses")), qPrintable(why));
+        why = refused(QStringLiteral("{\"scope\":{\"allowHosts\":{\"hosts\":\"a.example/b\\n\"}}}"));
+        QVERIFY2(why.contains(QLatin1String("allowed hosts")), qPrintable(why));
+
+        // Caps: pattern count and length, text length.
+        QStringList many;
+        for (qsizetype i = 0; i <= StoredCrawlConfig::kMaxPatterns; ++i)
+            many << QStringLiteral("\"p%1\"").arg(i);
+        why = refused(QStringLiteral("{\"scope\":{\"include\":[%1]}}").arg(many.join(QLatin1Char(','))));
+        QVERIFY2(why.contains(QLatin1String("at most 1000")), qPrintable(why));
+        const QString longPattern(StoredCrawlConfig::kMaxPatternLength + 1, QLatin1Char('a'));
+        why = refused(QStringLiteral("{\"scope\":{\"exclude\":[\"%1\"]}}").arg(longPattern));
+        QVERIFY2(why.contains(QLatin1String("at most 4096")), qPrintable(why));
+        const QString longText(StoredCrawlConfig::kMaxTextLength + 1, QLatin1Char('t'));
+        why = refused(QStringLiteral("{\"acceptance\":{\"expectedText\":\"%1\"}}").arg(longText));
+        QVERIFY2(why.contains(QLatin1String("expected text")), qPrintable(why));
+        QString hosts;
+        for (qsizetype i = 0; i <= StoredCrawlConfig::kMaxAllowedHosts; ++i)
+            hosts += QStringLiteral("h\\n");
+        why = refused(QStringLiteral("{\"scope\":{\"allowHosts\":{\"hosts\":\"%1\"}}}").arg(hosts));
+        QVERIFY2(why.contains(QLatin1String("allowed hosts")), qPrintable(why));
+
+        // Out-of-range numbers and unknown options fall back, as the limits do; the record is kept.
+        QString error;
+        const auto odd = StoredCrawlConfig::fromJson(
+            QStringLiteral(
+                "{\"version\":2,\"rules\":{\"acceptance\":{\"minBytes\":-5,\"bodyPrefixBytes\":1e15,"
+                "\"soft404\":\"maybe\",\"soft404Pattern\":{\"pattern\":\"\",\"options\":-1}}}}"),
+            &error);
+        QVERIFY2(odd, qPrintable(error));
+        const AcceptanceCriteria defaults;
+        QCOMPARE(odd->acceptance.minBytes, qint64(0));
+        QCOMPARE(odd->acceptance.bodyPrefixBytes, defaults.bodyPrefixBytes);
+        QCOMPARE(odd->acceptance.soft404, defaults.soft404);
+        QCOMPARE(odd->acceptance.soft404Pattern.pattern(), defaults.soft404Pattern.pattern());
     }
 };
 

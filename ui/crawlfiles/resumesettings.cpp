@@ -31,6 +31,11 @@ ResumeSettings ResumeSettings::decide(const std::optional<crawl::StoredCrawlConf
     if (!stored->robotsAgent.isEmpty())
         out.quality.robotsAgent = stored->robotsAgent;
     out.quality.ignoreCrawlDelay = stored->ignoreCrawlDelay;
+    // A record from before version 2 kept no rules: the window's go on, as before.
+    if (stored->hasRules) {
+        out.quality.scope = stored->scope;
+        out.quality.acceptance = stored->acceptance;
+    }
     return out;
 }
 

@@ -11,9 +11,9 @@ namespace ui {
 
 // What a crawl resumed from the window runs with. The crawl's own settings (the ones it stored, e.g. a
 // command-line crawl's --per-host 1 --interval 300) win over whatever the window's panel shows, so a
-// resumed crawl is as polite as it started; the window supplies only what the file does not keep (a
-// file from before it kept settings, credential headers, scope and acceptance rules). The user then
-// changes them like any running crawl's limits.
+// resumed crawl is as polite as it started and checks its URLs and pages by its own scope and acceptance
+// rules; the window supplies only what the file does not keep (a file from before it kept settings or
+// rules, credential headers). The user then changes them like any running crawl's limits.
 struct ResumeSettings {
     crawl::CrawlLimits limits;
     crawl::FetchPolicy policy;

@@ -70,15 +70,22 @@ bool readAll(int fd, char *data, size_t size, qint64 offset) {
 } // namespace
 
 TextArena::TextArena(const TextArena &other)
-    : m_chunks(other.m_chunks)
-    , m_fileSize(other.m_fileSize)
+    : m_fileSize(other.m_fileSize)
     , m_spillDirectory(other.m_spillDirectory)
     , m_isCopy(true)
     , m_spillError(other.m_spillError) {
-    if (other.m_fd < 0)
-        return;
-    m_fd = ::fcntl(other.m_fd, F_DUPFD_CLOEXEC, 0);
-    if (m_fd >= 0)
+    if (other.m_fd >= 0)
+        m_fd = ::fcntl(other.m_fd, F_DUPFD_CLOEXEC, 0);
+    // A chunk already in the file is read from there, not copied: while a text sort pins every chunk
+    // (about 100 MB at a million rows) an export would otherwise hold all of it twice.
+    m_chunks.reserve(other.m_chunks.size());
+    for (const Chunk &chunk : other.m_chunks) {
+        if (m_fd >= 0 && chunk.fileOffset >= 0)
+            m_chunks.push_back(Chunk{{}, chunk.fileOffset, chunk.size, false});
+        else
+            m_chunks.push_back(chunk);
+    }
+    if (other.m_fd < 0 || m_fd >= 0)
         return;
     // No descriptor left: the snapshot holds its texts in memory instead.
     for (size_t i = 0; i < m_chunks.size(); ++i) {
@@ -184,6 +191,24 @@ QByteArrayView TextArena::view(quint64 ref, qsizetype length) const {
         return QByteArrayView(chunk.bytes.data() + offset, length);
     auto cached = std::find_if(m_cache.begin(), m_cache.end(),
                                [index](const CachedChunk &c) { return c.chunk == index; });
+    if (cached == m_cache.end() && m_isCopy) {
+        // A snapshot (the CSV export) reads rows in any order, sorted ones at random: one small read of
+        // this text, not its whole chunk. Two buffers, so the last two views stay valid.
+        if (offset + size_t(length) > chunk.size)
+            return {};
+        std::vector<char> &bytes = m_textReads[m_nextTextRead];
+        m_nextTextRead = (m_nextTextRead + 1) % m_textReads.size();
+        bytes.resize(size_t(length));
+        if (!readAll(m_fd, bytes.data(), size_t(length), chunk.fileOffset + qint64(offset))) {
+            if (m_spillError.isEmpty()) {
+                m_spillError = QStringLiteral("cannot read the texts file: %1").arg(errnoText());
+                qWarning("%s", qPrintable(m_spillError));
+            }
+            ++m_unreadableTexts;
+            return {};
+        }
+        return QByteArrayView(bytes.data(), length);
+    }
     if (cached == m_cache.end()) {
         if (m_cache.size() < kCacheChunks) {
             cached = m_cache.insert(m_cache.end(), CachedChunk{});

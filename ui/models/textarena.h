@@ -3,6 +3,7 @@
 #include <QByteArrayView>
 #include <QString>
 
+#include <array>
 #include <initializer_list>
 #include <vector>
 
@@ -25,8 +26,9 @@ public:
     TextArena() = default;
     ~TextArena();
     // A snapshot for a reader on another thread (CSV export): it shares the file (a duplicated
-    // descriptor; written chunks never change and clear() starts a new file) and copies only what is in
-    // memory. A copy never writes to the file.
+    // descriptor; written chunks never change and clear() starts a new file) and copies only the chunks
+    // not in the file yet, even while a sort pins them all in memory; it reads each text with one small
+    // read of the file. A copy never writes to the file.
     TextArena(const TextArena &other);
     TextArena &operator=(const TextArena &) = delete;
 
@@ -85,6 +87,8 @@ private:
     mutable qint64 m_unreadableTexts = 0;
     int m_pins = 0;
     mutable std::vector<CachedChunk> m_cache;
+    mutable std::array<std::vector<char>, 2> m_textReads; // a copy's single-text reads (view())
+    mutable size_t m_nextTextRead = 0;
     mutable quint64 m_useClock = 0;
 };
 
