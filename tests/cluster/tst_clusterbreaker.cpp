@@ -6,6 +6,7 @@
 #include "cluster/clusterhostbudget.h"
 #include "cluster/clusterwatchsnapshot.h"
 #include "cluster/redisconnection.h"
+#include "crawlscopeprocess.h"
 #include "model/crawlsnapshot.h"
 #include "policy/hostbreaker.h"
 #include "redistestserver.h"
@@ -46,11 +47,10 @@ ClusterLimits breakerLimits() {
     return limits;
 }
 
-struct Proc {
-    std::unique_ptr<QProcess> process;
-    QByteArray err;
-    void pump() { err += process->readAllStandardError(); }
-};
+using clustertest::CrawlscopeProcess;
+using clustertest::startCrawlscope;
+using clustertest::waitFinished;
+using Proc = CrawlscopeProcess;
 
 QList<RequestRecord> startsOf(const TestSite &site, const QString &host) {
     QList<RequestRecord> records = site.requests(host);
@@ -69,54 +69,23 @@ private:
 
     QString clusterUrl() const { return QStringLiteral("redis://127.0.0.1:%1/0").arg(m_server.port()); }
 
-    std::unique_ptr<Proc> start(const QStringList &arguments) {
-        auto proc = std::make_unique<Proc>();
-        proc->process = std::make_unique<QProcess>();
-        proc->process->start(QStringLiteral(CRAWLSCOPE_BINARY), arguments);
-        return proc;
-    }
     std::unique_ptr<Proc> startWorker(const QString &crawl) {
-        return start({QStringLiteral("--headless"), QStringLiteral("--worker"), QStringLiteral("--cluster"),
-                      clusterUrl(), QStringLiteral("--crawl"), crawl, QStringLiteral("--concurrency"),
-                      QStringLiteral("4")});
+        return startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--worker"),
+                                QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
+                                QStringLiteral("--concurrency"), QStringLiteral("4")});
     }
     std::unique_ptr<Proc> startCoordinator(const QString &crawl, const QByteArray &list, const QString &csv,
                                            const QStringList &limits) {
         const QString input = m_dir.filePath(crawl + QStringLiteral(".txt"));
         if (!clitest::writeFile(input, list))
             return nullptr;
-        return start(QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), input,
-                                 QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
-                                 QStringLiteral("--output"), csv, QStringLiteral("--quiet"),
-                                 QStringLiteral("--robots"), QStringLiteral("ignore")} +
-                     limits);
+        return startCrawlscope(QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), input,
+                                           QStringLiteral("--cluster"), clusterUrl(),
+                                           QStringLiteral("--crawl"), crawl, QStringLiteral("--output"), csv,
+                                           QStringLiteral("--quiet"), QStringLiteral("--robots"),
+                                           QStringLiteral("ignore")} +
+                               limits);
     }
-    static bool waitFinished(Proc &proc, int timeoutMs) {
-        const bool done = QTest::qWaitFor(
-            [&] {
-                proc.pump();
-                return proc.process->state() == QProcess::NotRunning;
-            },
-            timeoutMs);
-        proc.pump();
-        return done;
-    }
-    static QHash<QString, QStringList> rowsOf(const QString &csv, int *count) {
-        bool ok = false;
-        const QList<QStringList> rows = clitest::parseCsv(clitest::readFile(csv), &ok);
-        QHash<QString, QStringList> out;
-        *count = -1;
-        if (!ok || rows.isEmpty() || rows.first().join(QLatin1Char(',')) != clitest::kHeader)
-            return out;
-        for (qsizetype i = 1; i < rows.size(); ++i) {
-            if (rows[i].size() != clitest::kColumns || out.contains(rows[i][clitest::Url]))
-                return out;
-            out.insert(rows[i][clitest::Url], rows[i]);
-        }
-        *count = int(rows.size() - 1);
-        return out;
-    }
-
 private Q_SLOTS:
     void initTestCase() {
         REDIS_TEST_SERVER_START(m_server);
@@ -301,7 +270,7 @@ private Q_SLOTS:
         if (qEnvironmentVariableIsSet("CLUSTER_TEST_VERBOSE"))
             qInfo("%s", workerLines.constData());
         int count = 0;
-        const QHash<QString, QStringList> rows = rowsOf(csv, &count);
+        const QHash<QString, QStringList> rows = clitest::rowsByUrl(csv, &count);
         QCOMPARE(count, 56);
         for (const QString &url : site.urls(flaky, 6, QStringLiteral("/f%1?fail=1"))) {
             QCOMPARE(rows.value(url).value(clitest::OutcomeCol), QStringLiteral("ok")); // waited, not failed
@@ -363,7 +332,7 @@ private Q_SLOTS:
         for (auto &worker : workers)
             QVERIFY2(waitFinished(*worker, 10000), worker->err.constData());
         int count = 0;
-        rowsOf(csv, &count);
+        clitest::rowsByUrl(csv, &count);
         QCOMPARE(count, 30);
 
         QList<qint64> starts;
@@ -381,9 +350,9 @@ private Q_SLOTS:
                  qPrintable(QString::number((starts.last() - starts.first()) / kMs)));
 
         // --cluster-set --max-rate reaches the shared limits (every worker's next start).
-        auto set = start({QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"),
-                          QStringLiteral("rate"), QStringLiteral("--cluster-set"),
-                          QStringLiteral("--max-rate"), QStringLiteral("40")});
+        auto set = startCrawlscope({QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"),
+                                    QStringLiteral("rate"), QStringLiteral("--cluster-set"),
+                                    QStringLiteral("--max-rate"), QStringLiteral("40")});
         QVERIFY(waitFinished(*set, 10000));
         QVERIFY2(set->process->exitCode() == 0, set->err.constData());
         RedisConnection connection(m_server.url());

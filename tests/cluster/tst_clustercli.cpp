@@ -4,6 +4,7 @@
 #include "../core/clitestsupport.h"
 #include "cluster/clusterqueue.h"
 #include "cluster/redisconnection.h"
+#include "crawlscopeprocess.h"
 #include "redistestserver.h"
 #include "testsite.h"
 
@@ -28,11 +29,10 @@ namespace {
 
 constexpr qint64 kMs = 1'000'000;
 
-struct Proc {
-    std::unique_ptr<QProcess> process;
-    QByteArray err;
-    void pump() { err += process->readAllStandardError(); }
-};
+using clustertest::CrawlscopeProcess;
+using clustertest::startCrawlscope;
+using clustertest::waitFinished;
+using Proc = CrawlscopeProcess;
 
 // Requests of one host in start order.
 QList<RequestRecord> startsOf(const TestSite &site, const QString &host) {
@@ -65,55 +65,23 @@ private:
 
     QString clusterUrl() const { return QStringLiteral("redis://127.0.0.1:%1/0").arg(m_server.port()); }
 
-    std::unique_ptr<Proc> start(const QStringList &arguments) {
-        auto proc = std::make_unique<Proc>();
-        proc->process = std::make_unique<QProcess>();
-        proc->process->start(QStringLiteral(CRAWLSCOPE_BINARY), arguments);
-        return proc;
-    }
     std::unique_ptr<Proc> startWorker(const QString &crawl, int concurrency = 4) {
-        return start({QStringLiteral("--headless"), QStringLiteral("--worker"), QStringLiteral("--cluster"),
-                      clusterUrl(), QStringLiteral("--crawl"), crawl, QStringLiteral("--concurrency"),
-                      QString::number(concurrency)});
+        return startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--worker"),
+                                QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
+                                QStringLiteral("--concurrency"), QString::number(concurrency)});
     }
     std::unique_ptr<Proc> startCoordinator(const QString &crawl, const QByteArray &list, const QString &csv,
                                            const QStringList &limits) {
         const QString input = m_dir.filePath(crawl + QStringLiteral(".txt"));
         if (!clitest::writeFile(input, list))
             return nullptr;
-        return start(QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), input,
-                                 QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
-                                 QStringLiteral("--output"), csv, QStringLiteral("--quiet"),
-                                 QStringLiteral("--robots"), QStringLiteral("ignore")} +
-                     limits);
+        return startCrawlscope(QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), input,
+                                           QStringLiteral("--cluster"), clusterUrl(),
+                                           QStringLiteral("--crawl"), crawl, QStringLiteral("--output"), csv,
+                                           QStringLiteral("--quiet"), QStringLiteral("--robots"),
+                                           QStringLiteral("ignore")} +
+                               limits);
     }
-    static bool waitFinished(Proc &proc, int timeoutMs) {
-        const bool done = QTest::qWaitFor(
-            [&] {
-                proc.pump();
-                return proc.process->state() == QProcess::NotRunning;
-            },
-            timeoutMs);
-        proc.pump();
-        return done;
-    }
-    // The CSV's rows (header checked), keyed by URL; fails the test on a repeated URL.
-    static QHash<QString, QStringList> rowsOf(const QString &csv, int *count) {
-        bool ok = false;
-        const QList<QStringList> rows = clitest::parseCsv(clitest::readFile(csv), &ok);
-        QHash<QString, QStringList> out;
-        *count = -1;
-        if (!ok || rows.isEmpty() || rows.first().join(QLatin1Char(',')) != clitest::kHeader)
-            return out;
-        for (qsizetype i = 1; i < rows.size(); ++i) {
-            if (rows[i].size() != clitest::kColumns || out.contains(rows[i][clitest::Url]))
-                return out;
-            out.insert(rows[i][clitest::Url], rows[i]);
-        }
-        *count = int(rows.size() - 1);
-        return out;
-    }
-
 private Q_SLOTS:
     void initTestCase() {
         REDIS_TEST_SERVER_START(m_server);
@@ -161,7 +129,7 @@ private Q_SLOTS:
         }
 
         int count = 0;
-        const QHash<QString, QStringList> rows = rowsOf(csv, &count);
+        const QHash<QString, QStringList> rows = clitest::rowsByUrl(csv, &count);
         QCOMPARE(count, 24 + 24 + 1 + 8 + 1 + 6 + 4);
         QCOMPARE(rows.value(QStringLiteral("not a url")).value(clitest::OutcomeCol),
                  QStringLiteral("invalid_url"));
@@ -265,7 +233,7 @@ private Q_SLOTS:
         QVERIFY(queue.counts().expired >= 1);
 
         int count = 0;
-        const QHash<QString, QStringList> rows = rowsOf(csv, &count);
+        const QHash<QString, QStringList> rows = clitest::rowsByUrl(csv, &count);
         QCOMPARE(count, 80);
         for (const QStringList &row : rows)
             QCOMPARE(row[clitest::OutcomeCol], QStringLiteral("ok"));
@@ -304,11 +272,11 @@ private Q_SLOTS:
         const QString crawl = QStringLiteral("resumed");
         const QString csv = m_dir.filePath(QStringLiteral("resumed.csv"));
         auto coordinator =
-            start({QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("-"),
-                   QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
-                   QStringLiteral("--output"), csv, QStringLiteral("--robots"), QStringLiteral("ignore"),
-                   QStringLiteral("--per-host"), QStringLiteral("2"), QStringLiteral("--interval-ms"),
-                   QStringLiteral("0")});
+            startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--input"), QStringLiteral("-"),
+                             QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
+                             QStringLiteral("--output"), csv, QStringLiteral("--robots"),
+                             QStringLiteral("ignore"), QStringLiteral("--per-host"), QStringLiteral("2"),
+                             QStringLiteral("--interval-ms"), QStringLiteral("0")});
         QVERIFY(coordinator->process->waitForStarted());
         coordinator->process->write(firstHalf);
         auto worker = startWorker(crawl);
@@ -329,11 +297,11 @@ private Q_SLOTS:
 
         const QString list = m_dir.filePath(QStringLiteral("resumed.txt"));
         QVERIFY(clitest::writeFile(list, firstHalf + secondHalf));
-        auto resumed =
-            start({QStringLiteral("--headless"), QStringLiteral("--input"), list, QStringLiteral("--cluster"),
-                   clusterUrl(), QStringLiteral("--resume"), crawl, QStringLiteral("--output"), csv,
-                   QStringLiteral("--quiet"), QStringLiteral("--summary-json"),
-                   m_dir.filePath(QStringLiteral("resumed.json"))});
+        auto resumed = startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--input"), list,
+                                        QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--resume"),
+                                        crawl, QStringLiteral("--output"), csv, QStringLiteral("--quiet"),
+                                        QStringLiteral("--summary-json"),
+                                        m_dir.filePath(QStringLiteral("resumed.json"))});
         QVERIFY2(waitFinished(*resumed, 60000), resumed->err.constData());
         QVERIFY2(resumed->process->exitCode() == 0, resumed->err.constData());
         QVERIFY2(resumed->err.contains("resuming crawl"), resumed->err.constData());
@@ -341,7 +309,7 @@ private Q_SLOTS:
         QCOMPARE(worker->process->exitCode(), 0);
 
         int count = 0;
-        const QHash<QString, QStringList> rows = rowsOf(csv, &count);
+        const QHash<QString, QStringList> rows = clitest::rowsByUrl(csv, &count);
         QCOMPARE(count, 42); // 40 URLs and 2 invalid lines, each once
         int invalid = 0;
         for (const QStringList &row : rows) {
@@ -442,7 +410,7 @@ private Q_SLOTS:
         QCOMPARE(first->process->exitCode(), 0);
         QCOMPARE(second->process->exitCode(), 0);
         int count = 0;
-        rowsOf(csv, &count);
+        clitest::rowsByUrl(csv, &count);
         QCOMPARE(count, 60);
     }
 
@@ -528,7 +496,7 @@ private Q_SLOTS:
         QVERIFY2(since.elapsed() < 9000, qPrintable(QString::number(since.elapsed())));
         QVERIFY(waitFinished(*finisher, 10000));
         int count = 0;
-        const QHash<QString, QStringList> rows = rowsOf(csv, &count);
+        const QHash<QString, QStringList> rows = clitest::rowsByUrl(csv, &count);
         QCOMPARE(count, 8);
         for (const QStringList &row : rows)
             QCOMPARE(row[clitest::OutcomeCol], QStringLiteral("ok"));
@@ -559,7 +527,7 @@ private Q_SLOTS:
         QVERIFY2(coordinator->process->exitCode() == 0, coordinator->err.constData());
         QVERIFY2(waitFinished(*worker, 10000), worker->err.constData());
         int count = 0;
-        const QHash<QString, QStringList> rows = rowsOf(csv, &count);
+        const QHash<QString, QStringList> rows = clitest::rowsByUrl(csv, &count);
         QCOMPARE(count, 4);
         QCOMPARE(rows.value(page).value(clitest::Accepted), QStringLiteral("yes"));
         QCOMPARE(rows.value(page).value(clitest::Title), QStringLiteral("Crawlscope test page /page"));
@@ -622,7 +590,7 @@ private Q_SLOTS:
         // No --robots flag: obey. Two per host, so workers lease a host's URLs while its robots.txt is
         // fetched.
         const QString csv = m_dir.filePath(QStringLiteral("robots-obey.csv"));
-        auto coordinator = start(
+        auto coordinator = startCrawlscope(
             {QStringLiteral("--headless"), QStringLiteral("--input"), input, QStringLiteral("--cluster"),
              clusterUrl(), QStringLiteral("--crawl"), QStringLiteral("robots-obey"),
              QStringLiteral("--output"), csv, QStringLiteral("--quiet"), QStringLiteral("--per-host"),
@@ -637,7 +605,7 @@ private Q_SLOTS:
             QVERIFY2(worker->process->exitCode() == 0, worker->err.constData());
         }
         int count = 0;
-        QHash<QString, QStringList> rows = rowsOf(csv, &count);
+        QHash<QString, QStringList> rows = clitest::rowsByUrl(csv, &count);
         QCOMPARE(count, lines.size());
         for (const QString &url : lines) {
             const QStringList row = rows.value(url);
@@ -677,7 +645,7 @@ private Q_SLOTS:
         QVERIFY2(waitFinished(*coordinator, 60000), coordinator->err.constData());
         QVERIFY2(coordinator->process->exitCode() == 0, coordinator->err.constData());
         QVERIFY2(waitFinished(*worker, 10000), worker->err.constData());
-        rows = rowsOf(reportCsv, &count);
+        rows = clitest::rowsByUrl(reportCsv, &count);
         QCOMPARE(count, lines.size());
         for (const QString &url : blocked) {
             const QStringList row = rows.value(url);
@@ -701,7 +669,7 @@ private Q_SLOTS:
         QVERIFY2(waitFinished(*coordinator, 60000), coordinator->err.constData());
         QVERIFY2(coordinator->process->exitCode() == 0, coordinator->err.constData());
         QVERIFY2(waitFinished(*worker, 10000), worker->err.constData());
-        rows = rowsOf(ignoreCsv, &count);
+        rows = clitest::rowsByUrl(ignoreCsv, &count);
         QCOMPARE(count, lines.size());
         for (const QString &url : blocked)
             QCOMPARE(rows.value(url).value(clitest::OutcomeCol), QStringLiteral("ok"));

@@ -8,6 +8,7 @@
 #include "cluster/clusterqueue.h"
 #include "cluster/clustertypes.h"
 #include "cluster/redisconnection.h"
+#include "crawlscopeprocess.h"
 #include "input/inputfingerprint.h"
 #include "redistestserver.h"
 #include "testsite.h"
@@ -24,11 +25,10 @@ using testsite::TestSite;
 
 namespace {
 
-struct Proc {
-    std::unique_ptr<QProcess> process;
-    QByteArray err;
-    void pump() { err += process->readAllStandardError(); }
-};
+using clustertest::CrawlscopeProcess;
+using clustertest::startCrawlscope;
+using clustertest::waitFinished;
+using Proc = CrawlscopeProcess;
 
 } // namespace
 
@@ -39,22 +39,6 @@ class TestClusterResumeList : public QObject {
 
     QString clusterUrl() const { return QStringLiteral("redis://127.0.0.1:%1/0").arg(m_server.port()); }
 
-    std::unique_ptr<Proc> start(const QStringList &arguments) {
-        auto proc = std::make_unique<Proc>();
-        proc->process = std::make_unique<QProcess>();
-        proc->process->start(QStringLiteral(CRAWLSCOPE_BINARY), arguments);
-        return proc;
-    }
-    static bool waitFinished(Proc &proc, int timeoutMs) {
-        const bool done = QTest::qWaitFor(
-            [&] {
-                proc.pump();
-                return proc.process->state() == QProcess::NotRunning;
-            },
-            timeoutMs);
-        proc.pump();
-        return done;
-    }
     QStringList resumeArgs(const QString &crawl, const QString &list, const QString &csv) const {
         return {QStringLiteral("--headless"),
                 QStringLiteral("--input"),
@@ -71,10 +55,10 @@ class TestClusterResumeList : public QObject {
     // the crawl waits in Redis, uncollected.
     void createAndInterrupt(const QString &crawl, const QString &list) {
         auto coordinator =
-            start({QStringLiteral("--headless"), QStringLiteral("--input"), list, QStringLiteral("--cluster"),
-                   clusterUrl(), QStringLiteral("--crawl"), crawl, QStringLiteral("--output"),
-                   m_dir.filePath(crawl + QStringLiteral("-0.csv")), QStringLiteral("--robots"),
-                   QStringLiteral("ignore")});
+            startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--input"), list,
+                             QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
+                             QStringLiteral("--output"), m_dir.filePath(crawl + QStringLiteral("-0.csv")),
+                             QStringLiteral("--robots"), QStringLiteral("ignore")});
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawl);
         QVERIFY2(QTest::qWaitFor(
@@ -92,8 +76,9 @@ class TestClusterResumeList : public QObject {
     // The resume finishes with a worker: exit 0 and one row per line.
     void resumeToTheEnd(const QString &crawl, const QString &list, const QString &csv,
                         const QStringList &extra, QByteArray *err) {
-        auto resumed = start(resumeArgs(crawl, list, csv) + extra);
-        auto worker = start({QStringLiteral("--headless"), QStringLiteral("--worker"),
+        auto resumed = startCrawlscope(resumeArgs(crawl, list, csv) + extra);
+        auto worker =
+            startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--worker"),
                              QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl});
         QVERIFY2(waitFinished(*resumed, 60000), resumed->err.constData());
         *err = resumed->err;

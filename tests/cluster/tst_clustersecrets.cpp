@@ -6,6 +6,7 @@
 #include "../core/clitestsupport.h"
 #include "cluster/clusterqueue.h"
 #include "cluster/redisconnection.h"
+#include "crawlscopeprocess.h"
 #include "redistestserver.h"
 #include "testsite.h"
 
@@ -27,11 +28,10 @@ namespace {
 constexpr char kToken[] = "Bearer TOPSECRET-7f3a";
 constexpr char kCookie[] = "sid=COOKIESECRET-91c";
 
-struct Proc {
-    std::unique_ptr<QProcess> process;
-    QByteArray err;
-    void pump() { err += process->readAllStandardError(); }
-};
+using clustertest::CrawlscopeProcess;
+using clustertest::startCrawlscope;
+using clustertest::waitFinished;
+using Proc = CrawlscopeProcess;
 
 // Every key of the database and every value in it, whatever its type: strings, hashes, lists, sets, sorted
 // sets and streams, read back in full. Empty (and *ok false) when Redis did not answer.
@@ -95,22 +95,6 @@ class TestClusterSecrets : public QObject {
 
     QString clusterUrl() const { return QStringLiteral("redis://127.0.0.1:%1/0").arg(m_server.port()); }
 
-    std::unique_ptr<Proc> start(const QStringList &arguments) {
-        auto proc = std::make_unique<Proc>();
-        proc->process = std::make_unique<QProcess>();
-        proc->process->start(QStringLiteral(CRAWLSCOPE_BINARY), arguments);
-        return proc;
-    }
-    static bool waitFinished(Proc &proc, int timeoutMs) {
-        const bool done = QTest::qWaitFor(
-            [&] {
-                proc.pump();
-                return proc.process->state() == QProcess::NotRunning;
-            },
-            timeoutMs);
-        proc.pump();
-        return done;
-    }
     static void verifyNoSecret(const QByteArray &bytes, const char *where) {
         QVERIFY2(!bytes.contains("TOPSECRET"), where);
         QVERIFY2(!bytes.contains("COOKIESECRET"), where);
@@ -138,7 +122,7 @@ private Q_SLOTS:
         const QStringList credentials{
             QStringLiteral("--header"), QStringLiteral("Authorization: %1").arg(QLatin1String(kToken)),
             QStringLiteral("--header"), QStringLiteral("Cookie: %1").arg(QLatin1String(kCookie))};
-        auto coordinator = start(
+        auto coordinator = startCrawlscope(
             QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), input,
                         QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
                         QStringLiteral("--output"), csv, QStringLiteral("--quiet"),
@@ -164,8 +148,9 @@ private Q_SLOTS:
         QVERIFY(settings.value(QStringLiteral("cli.arguments")).contains(QStringLiteral("X-Trace: visible")));
 
         // A worker without the credentials refuses, naming both, and fetches nothing.
-        auto bare = start({QStringLiteral("--headless"), QStringLiteral("--worker"),
-                           QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl});
+        auto bare =
+            startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--worker"),
+                             QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl});
         QVERIFY(waitFinished(*bare, 30000));
         QCOMPARE(bare->process->exitCode(), 2);
         QVERIFY2(bare->err.contains("this crawl needs --header Authorization and --header Cookie on every "
@@ -173,10 +158,10 @@ private Q_SLOTS:
                  bare->err.constData());
         QCOMPARE(site.requests().size(), 0);
         // One given only the cookie still lacks the token.
-        auto half =
-            start({QStringLiteral("--headless"), QStringLiteral("--worker"), QStringLiteral("--cluster"),
-                   clusterUrl(), QStringLiteral("--crawl"), crawl, QStringLiteral("--header"),
-                   QStringLiteral("Cookie: %1").arg(QLatin1String(kCookie))});
+        auto half = startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--worker"),
+                                     QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"),
+                                     crawl, QStringLiteral("--header"),
+                                     QStringLiteral("Cookie: %1").arg(QLatin1String(kCookie))});
         QVERIFY(waitFinished(*half, 30000));
         QCOMPARE(half->process->exitCode(), 2);
         QVERIFY2(half->err.contains("--header Authorization on every worker") &&
@@ -184,7 +169,8 @@ private Q_SLOTS:
                  half->err.constData());
         QCOMPARE(site.requests().size(), 0);
 
-        auto worker = start(QStringList{QStringLiteral("--headless"), QStringLiteral("--worker"),
+        auto worker =
+            startCrawlscope(QStringList{QStringLiteral("--headless"), QStringLiteral("--worker"),
                                         QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"),
                                         crawl, QStringLiteral("--concurrency"), QStringLiteral("2")} +
                             credentials);
@@ -241,15 +227,15 @@ private Q_SLOTS:
         const QString input = m_dir.filePath(QStringLiteral("plain.txt"));
         QVERIFY(clitest::writeFile(input, site.urlList(a, 3, QStringLiteral("/q%1"))));
         const QString csv = m_dir.filePath(QStringLiteral("plain.csv"));
-        auto coordinator = start(
+        auto coordinator = startCrawlscope(
             {QStringLiteral("--headless"), QStringLiteral("--input"), input, QStringLiteral("--cluster"),
              clusterUrl(), QStringLiteral("--crawl"), QStringLiteral("plain"), QStringLiteral("--output"),
              csv, QStringLiteral("--quiet"), QStringLiteral("--robots"), QStringLiteral("ignore"),
              QStringLiteral("--header"), QStringLiteral("X-Trace: stored")});
-        auto worker =
-            start({QStringLiteral("--headless"), QStringLiteral("--worker"), QStringLiteral("--cluster"),
-                   clusterUrl(), QStringLiteral("--crawl"), QStringLiteral("plain"),
-                   QStringLiteral("--header"), QStringLiteral("x-trace: mine")});
+        auto worker = startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--worker"),
+                                       QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"),
+                                       QStringLiteral("plain"), QStringLiteral("--header"),
+                                       QStringLiteral("x-trace: mine")});
         QVERIFY2(waitFinished(*coordinator, 60000), coordinator->err.constData());
         QVERIFY2(coordinator->process->exitCode() == 0, coordinator->err.constData());
         QVERIFY2(waitFinished(*worker, 30000), worker->err.constData());

@@ -6,6 +6,7 @@
 #include "../core/clitestsupport.h"
 #include "cluster/clusterqueue.h"
 #include "cluster/redisconnection.h"
+#include "crawlscopeprocess.h"
 #include "redistestserver.h"
 #include "store/crawlstore.h"
 #include "testsite.h"
@@ -24,11 +25,10 @@ using testsite::TestSite;
 
 namespace {
 
-struct Proc {
-    std::unique_ptr<QProcess> process;
-    QByteArray err;
-    void pump() { err += process->readAllStandardError(); }
-};
+using clustertest::CrawlscopeProcess;
+using clustertest::startCrawlscope;
+using clustertest::waitFinished;
+using Proc = CrawlscopeProcess;
 
 // URL -> (outcome, status) of a CSV's rows; *count -1 when the file is not a well-formed CSV of ours.
 QHash<QString, QString> rowsOf(const QByteArray &csv, int *count) {
@@ -57,26 +57,10 @@ class TestClusterStore : public QObject {
 
     QString clusterUrl() const { return QStringLiteral("redis://127.0.0.1:%1/0").arg(m_server.port()); }
 
-    std::unique_ptr<Proc> start(const QStringList &arguments) {
-        auto proc = std::make_unique<Proc>();
-        proc->process = std::make_unique<QProcess>();
-        proc->process->start(QStringLiteral(CRAWLSCOPE_BINARY), arguments);
-        return proc;
-    }
     std::unique_ptr<Proc> startWorker(const QString &crawl) {
-        return start({QStringLiteral("--headless"), QStringLiteral("--worker"), QStringLiteral("--cluster"),
-                      clusterUrl(), QStringLiteral("--crawl"), crawl, QStringLiteral("--concurrency"),
-                      QStringLiteral("2")});
-    }
-    static bool waitFinished(Proc &proc, int timeoutMs) {
-        const bool done = QTest::qWaitFor(
-            [&] {
-                proc.pump();
-                return proc.process->state() == QProcess::NotRunning;
-            },
-            timeoutMs);
-        proc.pump();
-        return done;
+        return startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--worker"),
+                                QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
+                                QStringLiteral("--concurrency"), QStringLiteral("2")});
     }
     // `crawlscope --export` of the file: the same rows (URL, outcome, status) as the coordinator's CSV.
     void verifyExportMatches(const QString &db, const QString &csv, int expectedRows) {
@@ -113,7 +97,7 @@ private Q_SLOTS:
         QVERIFY(clitest::writeFile(input, list));
         const QString csv = m_dir.filePath(QStringLiteral("stored.csv"));
         const QString db = m_dir.filePath(QStringLiteral("stored.db"));
-        auto coordinator = start(
+        auto coordinator = startCrawlscope(
             {QStringLiteral("--headless"), QStringLiteral("--input"), input, QStringLiteral("--cluster"),
              clusterUrl(), QStringLiteral("--crawl"), QStringLiteral("stored"), QStringLiteral("--output"),
              csv, QStringLiteral("--quiet"), QStringLiteral("--robots"), QStringLiteral("ignore"),
@@ -158,12 +142,12 @@ private Q_SLOTS:
         QVERIFY(clitest::writeFile(input, list));
         const QString db = m_dir.filePath(QStringLiteral("again.db"));
         const QString crawl = QStringLiteral("again");
-        auto coordinator =
-            start({QStringLiteral("--headless"), QStringLiteral("--input"), input,
-                   QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
-                   QStringLiteral("--output"), m_dir.filePath(QStringLiteral("again-0.csv")),
-                   QStringLiteral("--quiet"), QStringLiteral("--robots"), QStringLiteral("ignore"),
-                   QStringLiteral("--per-host"), QStringLiteral("1"), QStringLiteral("--store"), db});
+        auto coordinator = startCrawlscope(
+            {QStringLiteral("--headless"), QStringLiteral("--input"), input, QStringLiteral("--cluster"),
+             clusterUrl(), QStringLiteral("--crawl"), crawl, QStringLiteral("--output"),
+             m_dir.filePath(QStringLiteral("again-0.csv")), QStringLiteral("--quiet"),
+             QStringLiteral("--robots"), QStringLiteral("ignore"), QStringLiteral("--per-host"),
+             QStringLiteral("1"), QStringLiteral("--store"), db});
         auto worker = startWorker(crawl);
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawl);
@@ -191,10 +175,10 @@ private Q_SLOTS:
         }
 
         const QString csv = m_dir.filePath(QStringLiteral("again.csv"));
-        auto resumed = start({QStringLiteral("--headless"), QStringLiteral("--input"), input,
-                              QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--resume"), crawl,
-                              QStringLiteral("--output"), csv, QStringLiteral("--quiet"),
-                              QStringLiteral("--store"), db});
+        auto resumed = startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--input"), input,
+                                        QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--resume"),
+                                        crawl, QStringLiteral("--output"), csv, QStringLiteral("--quiet"),
+                                        QStringLiteral("--store"), db});
         QVERIFY2(waitFinished(*resumed, 60000), resumed->err.constData());
         QVERIFY2(resumed->process->exitCode() == 0, resumed->err.constData());
         QVERIFY2(waitFinished(*worker, 30000), worker->err.constData());

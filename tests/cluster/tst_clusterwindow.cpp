@@ -13,6 +13,7 @@
 #include "cluster/clusterworkersmodel.h"
 #include "cluster/clusterworkerspage.h"
 #include "cluster/redisconnection.h"
+#include "crawlscopeprocess.h"
 #include "engine/crawlengine.h"
 #include "mainwindow.h"
 #include "models/resultsmodel.h"
@@ -47,17 +48,10 @@ using testsite::TestSite;
 
 namespace {
 
-struct Proc {
-    std::unique_ptr<QProcess> process;
-    QByteArray err;
-    void pump() { err += process->readAllStandardError(); }
-    ~Proc() {
-        if (process && process->state() != QProcess::NotRunning) {
-            process->kill();
-            process->waitForFinished(5000);
-        }
-    }
-};
+using clustertest::CrawlscopeProcess;
+using clustertest::startCrawlscope;
+using clustertest::waitFinished;
+using Proc = CrawlscopeProcess;
 
 // Every text a user can read in `root` and its children (labels, fields, combo boxes, titles, tool tips).
 QStringList visibleTexts(QWidget *root) {
@@ -104,43 +98,28 @@ private:
 
     QString clusterUrl() const { return QStringLiteral("redis://127.0.0.1:%1/0").arg(m_server.port()); }
 
-    static std::unique_ptr<Proc> start(const QStringList &arguments) {
-        auto proc = std::make_unique<Proc>();
-        proc->process = std::make_unique<QProcess>();
-        proc->process->start(QStringLiteral(CRAWLSCOPE_BINARY), arguments);
-        return proc;
-    }
     std::unique_ptr<Proc> startWorker(const QString &crawl, int concurrency = 4) {
-        return start({QStringLiteral("--headless"), QStringLiteral("--worker"), QStringLiteral("--cluster"),
-                      clusterUrl(), QStringLiteral("--crawl"), crawl, QStringLiteral("--concurrency"),
-                      QString::number(concurrency)});
+        return startCrawlscope({QStringLiteral("--headless"), QStringLiteral("--worker"),
+                                QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
+                                QStringLiteral("--concurrency"), QString::number(concurrency)});
     }
     std::unique_ptr<Proc> startCoordinator(const QString &crawl, const QByteArray &list, const QString &csv,
                                            const QStringList &limits) {
         const QString input = m_dir.filePath(crawl + QStringLiteral(".txt"));
         if (!clitest::writeFile(input, list))
             return nullptr;
-        return start(QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), input,
-                                 QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), crawl,
-                                 QStringLiteral("--output"), csv, QStringLiteral("--quiet"),
-                                 QStringLiteral("--robots"), QStringLiteral("ignore")} +
-                     limits);
+        return startCrawlscope(QStringList{QStringLiteral("--headless"), QStringLiteral("--input"), input,
+                                           QStringLiteral("--cluster"), clusterUrl(),
+                                           QStringLiteral("--crawl"), crawl, QStringLiteral("--output"), csv,
+                                           QStringLiteral("--quiet"), QStringLiteral("--robots"),
+                                           QStringLiteral("ignore")} +
+                               limits);
     }
     // The crawl exists in Redis (the coordinator has created it and stored its limits).
     bool waitForCrawl(const QString &crawl) {
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawl);
         return QTest::qWaitFor([&] { return queue.crawlExists() && queue.counts().enqueued > 0; }, 20'000);
-    }
-    static bool waitFinished(Proc &proc, int timeoutMs) {
-        const bool done = QTest::qWaitFor(
-            [&] {
-                proc.pump();
-                return proc.process->state() == QProcess::NotRunning;
-            },
-            timeoutMs);
-        proc.pump();
-        return done;
     }
     // Types the URL and crawl into File > Attach to Cluster… and clicks Attach; true once attached.
     static bool attachByDialog(ui::MainWindow &window, const QString &url, const QString &crawl) {

@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QList>
 #include <QProcess>
 #include <QStringList>
@@ -182,6 +183,24 @@ inline QStringList entriesOf(const QString &dir) {
         for (const QStringList &row_ : std::as_const(rowsVar))                                               \
             QVERIFY2(row_.size() == clitest::kColumns, qPrintable(row_.join(QLatin1Char('|'))));             \
     } while (0)
+
+// A CSV file of ours keyed by URL (header checked). *count is the number of rows, or -1 when the file is
+// not a well-formed CSV of ours or a URL has two rows (every input line must end with exactly one).
+inline QHash<QString, QStringList> rowsByUrl(const QString &csv, int *count) {
+    bool ok = false;
+    const QList<QStringList> rows = parseCsv(readFile(csv), &ok);
+    QHash<QString, QStringList> out;
+    *count = -1;
+    if (!ok || rows.isEmpty() || rows.first().join(QLatin1Char(',')) != kHeader)
+        return out;
+    for (qsizetype i = 1; i < rows.size(); ++i) {
+        if (rows[i].size() != kColumns || out.contains(rows[i][Url]))
+            return out;
+        out.insert(rows[i][Url], rows[i]);
+    }
+    *count = int(rows.size() - 1);
+    return out;
+}
 
 inline const QStringList *rowFor(const QList<QStringList> &rows, const QString &url) {
     for (const QStringList &row : rows) {
