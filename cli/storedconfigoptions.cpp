@@ -39,9 +39,7 @@ CommandLineOptions withStoredCrawlConfig(const CommandLineOptions &given, const 
     take("breaker-cooldown", o.policy.breaker.cooldownS, p.breaker.cooldownS);
     take("breaker-give-up", o.policy.breaker.giveUpS, p.breaker.giveUpS);
     o.policy.breaker.enabled = p.breaker.enabled && !typed("no-breaker");
-    o.policy.sendCredentialsCrossOrigin =
-        p.sendCredentialsCrossOrigin && given.policy.sendCredentialsCrossOrigin;
-    o.policy.refusePrivateRedirects = p.refusePrivateRedirects || given.policy.refusePrivateRedirects;
+    o.policy.keepStricterRedirectSafety(p); // o.policy holds the command line's: the stricter of the two
 
     take("robots", o.quality.robots, stored.robots);
     if (!stored.robotsAgent.isEmpty())

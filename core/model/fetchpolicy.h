@@ -33,6 +33,12 @@ struct FetchPolicy {
     BreakerSettings breaker;
 
     static QString defaultUserAgent();
+    // Combines the redirect safety of two sources, one of which may be a crawl file from anyone (a resume):
+    // credentials cross origins only if both allow it, private redirects are refused if either refuses.
+    void keepStricterRedirectSafety(const FetchPolicy &other) {
+        sendCredentialsCrossOrigin = sendCredentialsCrossOrigin && other.sendCredentialsCrossOrigin;
+        refusePrivateRedirects = refusePrivateRedirects || other.refusePrivateRedirects;
+    }
     bool operator==(const FetchPolicy &) const = default;
 };
 

@@ -18,10 +18,7 @@ ResumeSettings ResumeSettings::decide(const std::optional<crawl::StoredCrawlConf
     out.limits = stored->limits;
     out.policy = stored->policy;
     // A crawl file can come from anyone: its record may only make redirects stricter than the window's.
-    out.policy.sendCredentialsCrossOrigin =
-        stored->policy.sendCredentialsCrossOrigin && windowPolicy.sendCredentialsCrossOrigin;
-    out.policy.refusePrivateRedirects =
-        stored->policy.refusePrivateRedirects || windowPolicy.refusePrivateRedirects;
+    out.policy.keepStricterRedirectSafety(windowPolicy);
     // Credentials are never kept in a crawl file: the window's own credential headers go on.
     for (const auto &header : windowPolicy.headers) {
         if (crawl::isCredentialHeader(header.first))

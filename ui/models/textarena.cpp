@@ -89,7 +89,8 @@ TextArena::TextArena(const TextArena &other)
         return;
     // No descriptor left: the snapshot holds its texts in memory instead.
     for (size_t i = 0; i < m_chunks.size(); ++i) {
-        if (!m_chunks[i].resident && other.readBack(i, &m_chunks[i].bytes))
+        if (!m_chunks[i].resident &&
+            other.readBack(m_chunks[i].fileOffset, m_chunks[i].size, &m_chunks[i].bytes))
             m_chunks[i].resident = true;
     }
 }
@@ -104,7 +105,7 @@ bool TextArena::setSpillDirectory(const QString &directory) {
         // Chunks in the old file come back into memory first: nothing is lost.
         for (size_t i = 0; i < m_chunks.size(); ++i) {
             Chunk &chunk = m_chunks[i];
-            if (!chunk.resident && readBack(i, &chunk.bytes))
+            if (!chunk.resident && readBack(chunk.fileOffset, chunk.size, &chunk.bytes))
                 chunk.resident = true;
             chunk.fileOffset = -1;
         }
@@ -168,10 +169,9 @@ void TextArena::spill(size_t index) {
     }
 }
 
-bool TextArena::readBack(size_t index, std::vector<char> *into) const {
-    const Chunk &chunk = m_chunks[index];
-    into->resize(chunk.size);
-    if (readAll(m_fd, into->data(), chunk.size, chunk.fileOffset))
+bool TextArena::readBack(qint64 fileOffset, size_t size, std::vector<char> *into) const {
+    into->resize(size);
+    if (readAll(m_fd, into->data(), size, fileOffset))
         return true;
     if (m_spillError.isEmpty()) {
         m_spillError = QStringLiteral("cannot read the texts file: %1").arg(errnoText());
@@ -198,12 +198,7 @@ QByteArrayView TextArena::view(quint64 ref, qsizetype length) const {
             return {};
         std::vector<char> &bytes = m_textReads[m_nextTextRead];
         m_nextTextRead = (m_nextTextRead + 1) % m_textReads.size();
-        bytes.resize(size_t(length));
-        if (!readAll(m_fd, bytes.data(), size_t(length), chunk.fileOffset + qint64(offset))) {
-            if (m_spillError.isEmpty()) {
-                m_spillError = QStringLiteral("cannot read the texts file: %1").arg(errnoText());
-                qWarning("%s", qPrintable(m_spillError));
-            }
+        if (!readBack(chunk.fileOffset + qint64(offset), size_t(length), &bytes)) {
             ++m_unreadableTexts;
             return {};
         }
@@ -218,7 +213,7 @@ QByteArrayView TextArena::view(quint64 ref, qsizetype length) const {
                 [](const CachedChunk &x, const CachedChunk &y) { return x.lastUse < y.lastUse; });
         }
         cached->chunk = index;
-        if (!readBack(index, &cached->bytes)) {
+        if (!readBack(chunk.fileOffset, chunk.size, &cached->bytes)) {
             cached->lastUse = 0;
             cached->chunk = size_t(-1);
             ++m_unreadableTexts;
@@ -257,7 +252,7 @@ void TextArena::pin() {
         if (chunk.resident)
             continue;
         std::vector<char> bytes;
-        if (readBack(i, &bytes)) {
+        if (readBack(chunk.fileOffset, chunk.size, &bytes)) {
             chunk.bytes = std::move(bytes);
             chunk.resident = true;
         }

@@ -76,7 +76,8 @@ private:
         std::vector<char> bytes;
     };
     void spill(size_t chunk);
-    bool readBack(size_t chunk, std::vector<char> *into) const;
+    // Reads bytes of the texts file into `into`; a failure is remembered in spillError().
+    bool readBack(qint64 fileOffset, size_t size, std::vector<char> *into) const;
 
     std::vector<Chunk> m_chunks;
     int m_fd = -1; // kept open after a write failure: chunks already written are read from it
