@@ -6,9 +6,11 @@
 #include "models/incrementalfilter.h"
 #include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
+#include "models/resultsorter.h"
 #include "pages/resultspage.h"
 #include "syntheticresults.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -152,6 +154,60 @@ private Q_SLOTS:
         QCOMPARE(shownRows(*shown), expected);
         // 2000, 20000..20009, 200000..200099 are matches; of those, every 20th id failed (404).
         QCOMPARE(int(expected.size()), 1 + 1 + 5);
+    }
+
+    void filterWithASortHeldIsOrderedInSlicesToo() {
+        // The user sorts by latency (header clicked twice: slowest first), then types a filter that keeps
+        // most rows: ordering them is sliced like judging them, so no turn of the event loop sorts
+        // 100,000 rows, and the table keeps the old rows until the sorted result replaces them.
+        ui::ResultFilterSortModel *shown = m_page->filterModel();
+        QTableView *view = m_page->view();
+        QHeaderView *header = view->horizontalHeader();
+        for (int click = 0; click < 2; ++click) {
+            view->scrollTo(view->model()->index(0, ui::ResultsModel::LatencyColumn));
+            const QPoint at(header->sectionViewportPosition(ui::ResultsModel::LatencyColumn) +
+                                header->sectionSize(ui::ResultsModel::LatencyColumn) / 2,
+                            header->height() / 2);
+            QTest::mouseClick(header->viewport(), Qt::LeftButton, Qt::NoModifier, at);
+        }
+        QCOMPARE(shown->sortColumn(), int(ui::ResultsModel::LatencyColumn));
+        QCOMPARE(shown->sortOrder(), Qt::DescendingOrder);
+
+        QSignalSpy finished(m_page->textFilter(), &ui::IncrementalFilter::finished);
+        std::vector<int> percents;
+        std::vector<int> rowsDuringPass;
+        bool addedDuringSort = false;
+        connect(m_page->textFilter(), &ui::IncrementalFilter::progressChanged, this, [&](int percent) {
+            percents.push_back(percent);
+            rowsDuringPass.push_back(shown->rowCount());
+            // Rows that arrive while the kept rows are being ordered (item/1000000..1000499, all
+            // matches) must be judged and placed too.
+            if (percent > 50 && !addedDuringSort) {
+                addedDuringSort = true;
+                addRows(*m_model, 1'000'000, 500);
+            }
+        });
+        ui::EventLoopLagProbe lag;
+        lag.start();
+        m_page->filterEdit()->setFocus();
+        QTest::keyClicks(m_page->filterEdit(), QStringLiteral("item/1"));
+        QVERIFY(finished.wait(20'000));
+        lag.stop();
+
+        QVERIFY(addedDuringSort); // the sort's half of the pass ran over several turns
+        QVERIFY(std::is_sorted(percents.cbegin(), percents.cend()));
+        QVERIFY(std::all_of(rowsDuringPass.cbegin(), rowsDuringPass.cend(), [&](int n) {
+            return n == kRows || n == kRows + 500; // the old filter (everything) until the swap
+        }));
+        std::vector<int> expected = expectedRows(*m_model, *shown, QStringLiteral("item/1"));
+        // item/1, 10..19, ..., 100000..199999 and the 500 late ones.
+        QCOMPARE(int(expected.size()), 111'111 + 500);
+        QCOMPARE(expected.back(), kRows + 499);
+        // Slowest first; equal latencies in arrival order.
+        expected = ui::ResultSorter(m_model->store(), ui::ResultsModel::LatencyColumn, Qt::DescendingOrder)
+                       .sorted(expected);
+        QVERIFY(shown->sourceRows() == expected);
+        QVERIFY2(lag.maxMs() < 200, qPrintable(QString::number(lag.maxMs())));
     }
 
 private:

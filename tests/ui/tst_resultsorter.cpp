@@ -3,6 +3,7 @@
 #include "models/resultsmodel.h"
 #include "models/resultsorter.h"
 #include "models/resultstore.h"
+#include "models/slicedsorter.h"
 
 #include <QTest>
 
@@ -164,6 +165,45 @@ private Q_SLOTS:
             const int y = rows[(i * 7 + 1) % rows.size()];
             const int c = compareRows(store, col, x, y);
             QCOMPARE(sorter.rowLess(x, y), descending ? c > 0 : c < 0);
+        }
+
+        // SlicedSorter (the same order in bounded steps) gives exactly this order whatever its chunk size:
+        // chunks of 2 and 7 rows make many uneven merge passes, 1000 a few, 5000 none.
+        for (const int chunkRows : {2, 7, 1000, 5000}) {
+            ui::SlicedSorter sliced(store, col, order, rows, chunkRows);
+            int steps = 0;
+            while (!sliced.step(0)) // a zero budget: one chunk or one merge stride per step
+                ++steps;
+            QVERIFY(sliced.isDone());
+            QCOMPARE(sliced.progressPercent(), 100);
+            if (chunkRows < int(rows.size()))
+                QVERIFY2(steps > 0, qPrintable(QString::number(chunkRows)));
+            const std::vector<int> slicedRows = sliced.take();
+            if (slicedRows != want)
+                QFAIL(qPrintable(QStringLiteral("chunks of %1 rows: another order").arg(chunkRows)));
+        }
+    }
+
+    void slicedSortReportsProgressAndHandlesTinyInputs() {
+        ui::ResultStore store;
+        for (int i = 0; i < 100; ++i)
+            store.append(makeResult(quint64(i), QStringLiteral("https://h/%1").arg(99 - i)));
+        std::vector<int> rows(100);
+        std::iota(rows.begin(), rows.end(), 0);
+        ui::SlicedSorter sliced(store, ui::ResultsModel::UrlColumn, Qt::AscendingOrder, rows, 8);
+        QCOMPARE(sliced.progressPercent(), 0);
+        std::vector<int> seen;
+        while (!sliced.step(0))
+            seen.push_back(sliced.progressPercent());
+        QVERIFY(std::is_sorted(seen.cbegin(), seen.cend()));
+        QVERIFY(seen.size() > 5 && seen.back() > 50 && seen.back() < 100);
+        QCOMPARE(sliced.take(),
+                 ui::ResultSorter(store, ui::ResultsModel::UrlColumn, Qt::AscendingOrder).sorted(rows));
+
+        for (const std::vector<int> &tiny : {std::vector<int>{}, std::vector<int>{42}}) {
+            ui::SlicedSorter none(store, ui::ResultsModel::UrlColumn, Qt::DescendingOrder, tiny);
+            QVERIFY(none.isDone());
+            QCOMPARE(none.take(), tiny);
         }
     }
 

@@ -2,6 +2,7 @@
 
 #include "models/resultfiltersortmodel.h"
 #include "models/resultsmodel.h"
+#include "models/slicedsorter.h"
 
 #include <QElapsedTimer>
 
@@ -20,6 +21,15 @@ IncrementalFilter::IncrementalFilter(ResultFilterSortModel *model, QObject *pare
             restart();
     });
 }
+
+namespace {
+
+// Up to this many rows are sorted in the final reset: about as long as one slice takes.
+constexpr size_t kSortInResetRows = 16'384;
+
+} // namespace
+
+IncrementalFilter::~IncrementalFilter() = default;
 
 void IncrementalFilter::setText(const QString &text) {
     const QString trimmed = text.trimmed();
@@ -47,11 +57,16 @@ void IncrementalFilter::setText(const QString &text) {
 int IncrementalFilter::progressPercent() const {
     if (!m_running || !m_model->resultsModel())
         return 0;
+    // With a sort held, judging the rows is the first half of the pass and ordering them the second.
+    if (m_sorting)
+        return std::min(99, 50 + m_sorting->progressPercent() / 2);
     const int total = m_model->resultsModel()->rowCount();
-    return total > 0 ? std::min(99, int(qint64(m_nextRow) * 100 / total)) : 0;
+    const int judged = total > 0 ? int(qint64(m_nextRow) * 100 / total) : 0;
+    return std::min(99, m_model->sortColumn() >= 0 ? judged / 2 : judged);
 }
 
 void IncrementalFilter::restart() {
+    m_sorting.reset();
     m_accepted.clear();
     m_nextRow = 0;
     m_match.forgetInternedStrings();
@@ -63,6 +78,7 @@ void IncrementalFilter::cancel() {
         return;
     m_running = false;
     m_nextTurn.stop();
+    m_sorting.reset();
     m_accepted = {};
     if (ResultsModel *results = m_model->resultsModel())
         disconnect(results, &QAbstractItemModel::dataChanged, this, nullptr);
@@ -73,9 +89,14 @@ void IncrementalFilter::runSlice() {
     ResultsModel *results = m_model->resultsModel();
     if (!m_running)
         return;
-    const int total = results ? results->rowCount() : 0;
     QElapsedTimer clock;
     clock.start();
+    if (m_sorting) {
+        if (!sortSlice(m_budgetNs))
+            m_nextTurn.start();
+        return;
+    }
+    const int total = results ? results->rowCount() : 0;
     // The clock is read every 256 rows: a row costs well under a microsecond.
     while (m_nextRow < total) {
         const int end = std::min(total, m_nextRow + 256);
@@ -90,7 +111,51 @@ void IncrementalFilter::runSlice() {
             return;
         }
     }
+    if (results && m_model->sortColumn() >= 0 && m_accepted.size() > kSortInResetRows) {
+        // Every row up to now is judged: order them in slices too, the rest of this turn first.
+        m_sorting = std::make_unique<SlicedSorter>(
+            results->store(), ResultsModel::Column(m_model->sortColumn()), m_model->sortOrder(), m_accepted);
+        const qint64 left = m_budgetNs - clock.nsecsElapsed();
+        if (left <= 0 || !sortSlice(left)) {
+            Q_EMIT progressChanged(progressPercent());
+            m_nextTurn.start();
+        }
+        return;
+    }
     // Every row up to now is judged and nothing else runs in between: swap the result in.
+    adopt();
+}
+
+bool IncrementalFilter::sortSlice(qint64 budgetNs) {
+    // The user sorted by another column meanwhile: order the same rows by that one.
+    if (m_model->sortColumn() < 0) {
+        m_sorting.reset();
+        adopt();
+        return true;
+    }
+    if (m_sorting->column() != m_model->sortColumn() || m_sorting->order() != m_model->sortOrder()) {
+        m_sorting = std::make_unique<SlicedSorter>(m_model->resultsModel()->store(),
+                                                   ResultsModel::Column(m_model->sortColumn()),
+                                                   m_model->sortOrder(), m_accepted);
+    }
+    if (!m_sorting->step(budgetNs)) {
+        Q_EMIT progressChanged(progressPercent());
+        return false;
+    }
+    std::vector<int> sorted = m_sorting->take();
+    m_sorting.reset();
+    m_running = false;
+    disconnect(m_model->resultsModel(), &QAbstractItemModel::dataChanged, this, nullptr);
+    m_adopting = true;
+    m_model->adoptSortedTextFilter(m_match, std::move(sorted), m_nextRow);
+    m_adopting = false;
+    m_accepted = {};
+    Q_EMIT finished();
+    return true;
+}
+
+void IncrementalFilter::adopt() {
+    ResultsModel *results = m_model->resultsModel();
     m_running = false;
     if (results)
         disconnect(results, &QAbstractItemModel::dataChanged, this, nullptr);

@@ -94,6 +94,40 @@ void ResultFilterSortModel::adoptTextFilter(const ResultTextMatch &match, std::v
     endResetModel();
 }
 
+void ResultFilterSortModel::adoptSortedTextFilter(const ResultTextMatch &match, std::vector<int> sortedRows,
+                                                  int judgedRows) {
+    Q_ASSERT(m_results && m_sortColumn >= 0 && judgedRows <= m_results->rowCount());
+    const int total = m_results->rowCount();
+    std::vector<int> late;
+    for (int row = judgedRows; row < total; ++row) {
+        if (acceptsSourceRow(row, match))
+            late.push_back(row);
+    }
+    beginResetModel();
+    m_textMatch = match;
+    if (late.empty()) {
+        m_rows = std::move(sortedRows);
+    } else {
+        // Few rows arrive during a sliced sort: order them alone and place each by binary search after
+        // the rows it ties with, as a streamed batch is (a full merge would compare every row).
+        const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
+        const auto rowLess = [&sorter](int value, int element) { return sorter.rowLess(value, element); };
+        m_rows.clear();
+        m_rows.reserve(sortedRows.size() + late.size());
+        auto from = sortedRows.cbegin();
+        for (const int row : sorter.sorted(late)) {
+            const auto at = std::upper_bound(from, sortedRows.cend(), row, rowLess);
+            m_rows.insert(m_rows.end(), from, at);
+            m_rows.push_back(row);
+            from = at;
+        }
+        m_rows.insert(m_rows.end(), from, sortedRows.cend());
+    }
+    m_proxyRows.assign(size_t(total), -1);
+    rebuildReverseMap();
+    endResetModel();
+}
+
 void ResultFilterSortModel::setStatusFilter(const StatusFilter &filter) {
     if (filter == m_statusFilter)
         return;

@@ -44,6 +44,9 @@ public:
     // Shows `acceptedRows` (ascending source rows that pass the other filters and `match`, evaluated over
     // every source row) as the result of the text filter `match`, in one reset: IncrementalFilter's end.
     void adoptTextFilter(const ResultTextMatch &match, std::vector<int> acceptedRows);
+    // The same with `sortedRows` already in the current sort's order (SlicedSorter), covering source rows
+    // below `judgedRows` only: rows that arrived since are judged and placed here.
+    void adoptSortedTextFilter(const ResultTextMatch &match, std::vector<int> sortedRows, int judgedRows);
     void setStatusFilter(const StatusFilter &filter);
     const StatusFilter &statusFilter() const { return m_statusFilter; }
     void setHostFilter(const HostFilter &filter);
@@ -66,6 +69,8 @@ public:
     QModelIndex mapFromSource(const QModelIndex &sourceIndex) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    int sortColumn() const { return m_sortColumn; } // -1: arrival order
+    Qt::SortOrder sortOrder() const { return m_sortOrder; }
 
 private:
     void refilter();

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "models/resultsmodel.h"
+#include "models/resultsorter.h"
+
+#include <memory>
+#include <vector>
+
+namespace ui {
+
+class ResultStore;
+
+// ResultSorter's order, computed in bounded steps so a million rows sort without stalling the window.
+//
+// The rows are cut into chunks that ResultSorter orders one at a time, then the sorted runs are merged
+// pairwise; every call to step() does at most about its time budget of that work and can be resumed on
+// the next turn of the event loop. Merges take the earlier run's row on ties, so the result is exactly
+// ResultSorter::sorted(rows): the same order, equal rows in their given order.
+//
+// The store must not change under a running sort (rows replaced or cleared); rows appended to it are
+// fine (they are not part of `rows`). The store's texts stay pinned while a text column sorts.
+class SlicedSorter {
+public:
+    SlicedSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order,
+                 std::vector<int> rows, int chunkRows = 16'384);
+
+    ResultsModel::Column column() const { return m_column; }
+    Qt::SortOrder order() const { return m_order; }
+    // Does work for about `budgetNs` (at least one chunk or one merge stride); true once sorted.
+    bool step(qint64 budgetNs);
+    bool isDone() const { return m_done; }
+    int progressPercent() const; // 0-100
+    std::vector<int> take();     // the sorted rows, once isDone()
+
+private:
+    bool sortNextChunk();
+    bool mergeSome(size_t maxRows);
+    void startMergePass();
+
+    ResultsModel::Column m_column;
+    Qt::SortOrder m_order;
+    std::unique_ptr<ResultSorter> m_sorter; // held for the whole sort: it pins the texts once
+    std::vector<int> m_rows;                // sorted runs of m_runRows (the last may be shorter)
+    std::vector<int> m_merged;              // the pass being written
+    size_t m_chunkRows;
+    size_t m_sortedChunks = 0; // chunks of m_rows already sorted
+    size_t m_runRows = 0;      // length of the sorted runs once every chunk is sorted
+    // Merge state within a pass: the pair of runs at m_pairStart, read positions and the write position.
+    size_t m_pairStart = 0;
+    size_t m_left = 0;
+    size_t m_right = 0;
+    size_t m_out = 0;
+    size_t m_workDone = 0; // rows sorted or merged so far, for the progress
+    size_t m_workTotal = 0;
+    bool m_done = false;
+};
+
+} // namespace ui
