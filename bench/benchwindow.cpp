@@ -611,18 +611,28 @@ int main(int argc, char *argv[]) {
 
             // The same with a sort held (the URL column, the costliest to order): the filter's result must
             // come out in that order too.
+            // A header click on a million rows sorts in slices: time the whole and its longest turn.
+            QElapsedTimer sortClock;
+            sortClock.start();
             clock.start();
             filter->sort(ui::ResultsModel::UrlColumn, Qt::AscendingOrder);
-            const double sortMs = double(clock.nsecsElapsed()) / 1e6;
+            qint64 sortLongestNs = clock.nsecsElapsed();
+            while (filter->isSorting() && sortClock.elapsed() < 60'000) {
+                clock.start();
+                QCoreApplication::processEvents();
+                sortLongestNs = std::max(sortLongestNs, clock.nsecsElapsed());
+            }
+            const double sortMs = double(sortClock.nsecsElapsed()) / 1e6;
             qint64 sortedLongestNs = 0;
             const double sortedMs = sliced(QStringLiteral("item/12345"), &sortedLongestNs);
             qint64 sortedClearLongestNs = 0;
             const double sortedClearMs = sliced({}, &sortedClearLongestNs);
-            say("sort by URL: %.1f ms; text filter in slices with the sort held: %.1f ms (longest turn %.1f "
-                "ms), "
-                "cleared in %.1f ms (longest turn %.1f ms)",
-                sortMs, sortedMs, sortedLongestNs / 1e6, sortedClearMs, sortedClearLongestNs / 1e6);
+            say("sort by URL in slices: %.1f ms (longest turn %.1f ms); text filter in slices with the sort "
+                "held: %.1f ms (longest turn %.1f ms), cleared in %.1f ms (longest turn %.1f ms)",
+                sortMs, sortLongestNs / 1e6, sortedMs, sortedLongestNs / 1e6, sortedClearMs,
+                sortedClearLongestNs / 1e6);
             out[QStringLiteral("sort_1m_url_ms")] = round2(sortMs);
+            out[QStringLiteral("sort_1m_url_longest_turn_ms")] = round2(double(sortLongestNs) / 1e6);
             out[QStringLiteral("filter_1m_sorted_sliced_longest_turn_ms")] =
                 round2(double(std::max(sortedLongestNs, sortedClearLongestNs)) / 1e6);
             out[QStringLiteral("filter_1m_sorted_sliced_clear_ms")] = round2(sortedClearMs);
@@ -651,8 +661,9 @@ int main(int argc, char *argv[]) {
             "clearing, malloc_trim), peak_rss the process's VmHWM (with CRAWLSCOPE_BENCH_ONLY=rows: a "
             "fresh window and the million rows only); filter is ResultFilterSortModel::setTextFilter + "
             "repaint, filter_1m_sliced the results page's IncrementalFilter (what typing does) with its "
-            "longest "
-            "turn of the event loop; scroll is end + middle with repaint"));
+            "longest turn of the event loop; sort_1m_url a header click's sort by URL (sliced) to its end "
+            "with its longest turn; filter_1m_sorted_sliced the same text filter and its clearing with "
+            "that sort held; scroll is end + middle with repaint"));
     }
 
     out[QStringLiteral("notes")] = notes.join(QStringLiteral("; "));

@@ -2,13 +2,25 @@
 
 #include "models/resultsmodel.h"
 #include "models/resultsorter.h"
+#include "models/slicedsorter.h"
 
 #include <algorithm>
 
 namespace ui {
 
+namespace {
+
+// Up to this many rows a header click sorts at once (a few milliseconds); more are sorted in slices.
+constexpr size_t kSortAtOnceRows = 32'768;
+
+} // namespace
+
 ResultFilterSortModel::ResultFilterSortModel(QObject *parent)
-    : QAbstractProxyModel(parent) {}
+    : QAbstractProxyModel(parent) {
+    m_sortTurn.setSingleShot(true);
+    m_sortTurn.setInterval(0);
+    connect(&m_sortTurn, &QTimer::timeout, this, &ResultFilterSortModel::continueSort);
+}
 
 ResultFilterSortModel::~ResultFilterSortModel() {
     if (m_pinnedTexts)
@@ -27,6 +39,7 @@ void ResultFilterSortModel::updateTextPin() {
 }
 
 void ResultFilterSortModel::setResultsModel(ResultsModel *model) {
+    cancelPendingSort();
     beginResetModel();
     if (m_results)
         disconnect(m_results, nullptr, this, nullptr);
@@ -35,7 +48,10 @@ void ResultFilterSortModel::setResultsModel(ResultsModel *model) {
     if (model) {
         connect(model, &QAbstractItemModel::rowsInserted, this, &ResultFilterSortModel::onRowsInserted);
         connect(model, &QAbstractItemModel::dataChanged, this, &ResultFilterSortModel::onDataChanged);
-        connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] { beginResetModel(); });
+        connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+            cancelPendingSort();
+            beginResetModel();
+        });
         connect(model, &QAbstractItemModel::modelReset, this, [this] {
             m_rows.clear();
             m_proxyRows.clear();
@@ -79,6 +95,7 @@ void ResultFilterSortModel::setTextFilter(const QString &text) {
 
 void ResultFilterSortModel::adoptTextFilter(const ResultTextMatch &match, std::vector<int> acceptedRows) {
     Q_ASSERT(m_results && (acceptedRows.empty() || acceptedRows.back() < m_results->rowCount()));
+    cancelPendingSort();
     beginResetModel();
     m_textMatch = match;
     m_rows = std::move(acceptedRows);
@@ -98,6 +115,7 @@ void ResultFilterSortModel::adoptSortedTextFilter(const ResultTextMatch &match, 
                                                   int judgedRows) {
     Q_ASSERT(m_results && m_sortColumn >= 0 && judgedRows <= m_results->rowCount());
     const int total = m_results->rowCount();
+    cancelPendingSort();
     std::vector<int> late;
     for (int row = judgedRows; row < total; ++row) {
         if (acceptsSourceRow(row, match))
@@ -210,6 +228,7 @@ void ResultFilterSortModel::refilterRows() {
 }
 
 void ResultFilterSortModel::refilter() {
+    cancelPendingSort();
     beginResetModel();
     refilterRows();
     endResetModel();
@@ -227,10 +246,12 @@ void ResultFilterSortModel::onRowsInserted(const QModelIndex &parent, int first,
     }
     if (accepted.empty())
         return;
-    if (m_sortColumn >= 0) {
+    if (m_sortColumn >= 0 && !m_pendingSort) {
         insertSorted(std::move(accepted));
         return;
     }
+    if (m_pendingSort)
+        m_rowsDuringSort.insert(m_rowsDuringSort.end(), accepted.cbegin(), accepted.cend());
     const int proxyFirst = int(m_rows.size());
     beginInsertRows({}, proxyFirst, proxyFirst + int(accepted.size()) - 1);
     for (const int row : accepted) {
@@ -346,6 +367,13 @@ void ResultFilterSortModel::onDataChanged(const QModelIndex &topLeft, const QMod
     if (proxyFirst < 0)
         return;
     Q_EMIT dataChanged(index(proxyFirst, topLeft.column()), index(proxyLast, bottomRight.column()), roles);
+    if (m_pendingSort) {
+        for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
+            if (m_proxyRows[size_t(row)] >= 0)
+                m_changedDuringSort.push_back(row);
+        }
+        return;
+    }
     if (m_sortColumn >= 0) {
         std::vector<int> changed;
         for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
@@ -371,21 +399,91 @@ void ResultFilterSortModel::ensureReverseMap() const {
 void ResultFilterSortModel::sort(int column, Qt::SortOrder order) {
     if (!m_results || column >= ResultsModel::ColumnCount)
         return;
+    cancelPendingSort();
     if (column < 0) {
-        // No sort (the header's indicator cleared): back to arrival order, and new rows append.
+        // No sort (the header's indicator cleared): back to arrival order, and new rows append. Source
+        // rows are distinct and bounded: marking them is linear, where sorting a million is not.
         if (m_sortColumn < 0)
             return;
         m_sortColumn = -1;
         updateTextPin();
-        std::vector<int> rows = m_rows;
-        std::sort(rows.begin(), rows.end());
+        std::vector<char> shown(size_t(m_results->rowCount()), 0);
+        for (const int row : m_rows)
+            shown[size_t(row)] = 1;
+        std::vector<int> rows;
+        rows.reserve(m_rows.size());
+        for (size_t row = 0; row < shown.size(); ++row) {
+            if (shown[row])
+                rows.push_back(int(row));
+        }
         setRowOrder(std::move(rows));
         return;
     }
     m_sortColumn = column;
     m_sortOrder = order;
     updateTextPin(); // before the sorter: one read of the texts, held for the rows that stream in
-    setRowOrder(ResultSorter(m_results->store(), ResultsModel::Column(column), order).sorted(m_rows));
+    if (m_rows.size() <= kSortAtOnceRows) {
+        setRowOrder(ResultSorter(m_results->store(), ResultsModel::Column(column), order).sorted(m_rows));
+        return;
+    }
+    m_pendingSort =
+        std::make_unique<SlicedSorter>(m_results->store(), ResultsModel::Column(column), order, m_rows);
+    continueSort();
+}
+
+int ResultFilterSortModel::sortProgressPercent() const {
+    return m_pendingSort ? m_pendingSort->progressPercent() : 100;
+}
+
+void ResultFilterSortModel::continueSort() {
+    if (!m_pendingSort)
+        return;
+    if (!m_pendingSort->step(m_sortBudgetNs)) {
+        Q_EMIT sortProgressChanged(m_pendingSort->progressPercent());
+        m_sortTurn.start();
+        return;
+    }
+    std::vector<int> rows = m_pendingSort->take();
+    m_pendingSort.reset();
+    const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
+    if (!m_rowsDuringSort.empty()) {
+        // Rows that streamed in meanwhile: placed by binary search after the rows they tie with.
+        const auto rowLess = [&sorter](int value, int element) { return sorter.rowLess(value, element); };
+        std::vector<int> merged;
+        merged.reserve(rows.size() + m_rowsDuringSort.size());
+        auto from = rows.cbegin();
+        for (const int row : sorter.sorted(m_rowsDuringSort)) {
+            const auto at = std::upper_bound(from, rows.cend(), row, rowLess);
+            merged.insert(merged.end(), from, at);
+            merged.push_back(row);
+            from = at;
+        }
+        merged.insert(merged.end(), from, rows.cend());
+        rows = std::move(merged);
+        m_rowsDuringSort.clear();
+    }
+    setRowOrder(std::move(rows));
+    // Rows replaced meanwhile were ordered by their old values: move those whose place changed.
+    if (!m_changedDuringSort.empty()) {
+        std::vector<int> proxyRows;
+        for (const int row : m_changedDuringSort) {
+            if (m_proxyRows[size_t(row)] >= 0)
+                proxyRows.push_back(m_proxyRows[size_t(row)]);
+        }
+        m_changedDuringSort.clear();
+        resortRows(proxyRows);
+    }
+    Q_EMIT sortProgressChanged(100);
+}
+
+void ResultFilterSortModel::cancelPendingSort() {
+    if (!m_pendingSort)
+        return;
+    m_pendingSort.reset();
+    m_sortTurn.stop();
+    m_rowsDuringSort.clear();
+    m_changedDuringSort.clear();
+    Q_EMIT sortProgressChanged(100);
 }
 
 // A layout change that keeps the views' persistent indexes (selection, current row) on their rows.

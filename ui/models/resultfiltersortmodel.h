@@ -9,12 +9,15 @@
 #include <QByteArray>
 #include <QPointer>
 #include <QString>
+#include <QTimer>
 
+#include <memory>
 #include <vector>
 
 namespace ui {
 
 class ResultsModel;
+class SlicedSorter;
 
 // A filtering, sort-on-demand view of a ResultsModel that stays cheap at a million rows (the order
 // itself comes from ResultSorter).
@@ -24,6 +27,10 @@ class ResultsModel;
 // insert per batch. Without a sort they are appended; once sort() has ordered the rows, each batch is
 // sorted on its own and placed by binary search (batch log n comparisons plus one block copy of the row
 // vector), so the user's sort holds while a crawl streams rows in.
+//
+// A sort of many rows (a header click on a million) runs in slices across turns of the event loop
+// (SlicedSorter): the table keeps its order, rows that arrive meanwhile are appended, and one layout
+// change puts everything in the new order at the end.
 class ResultFilterSortModel : public QAbstractProxyModel {
     Q_OBJECT
 public:
@@ -71,6 +78,12 @@ public:
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     int sortColumn() const { return m_sortColumn; } // -1: arrival order
     Qt::SortOrder sortOrder() const { return m_sortOrder; }
+    bool isSorting() const { return m_pendingSort != nullptr; } // a sliced sort is under way
+    int sortProgressPercent() const;
+    void setSortBudgetMs(double ms) { m_sortBudgetNs = qint64(ms * 1e6); }
+
+Q_SIGNALS:
+    void sortProgressChanged(int percent); // of a sliced sort; 100 when its order is shown
 
 private:
     void refilter();
@@ -83,6 +96,8 @@ private:
     void resortRows(const std::vector<int> &rows); // proxy rows whose sort key changed
     void setRowOrder(std::vector<int> rows);       // proxy row -> source row, the same rows reordered
     void updateTextPin();                          // after the sort column or the model changed
+    void continueSort();
+    void cancelPendingSort(); // the rows are replaced by a result already in the sort's order
 
     ResultsModel *m_results = nullptr;
     std::vector<int> m_rows; // proxy row -> source row
@@ -103,6 +118,11 @@ private:
     // The store whose texts this proxy pins while it sorts by URL or title: every streamed batch is then
     // placed by comparing texts of random rows, which must not read spilled chunks back each time.
     QPointer<ResultsModel> m_pinnedTexts;
+    std::unique_ptr<SlicedSorter> m_pendingSort;
+    std::vector<int> m_rowsDuringSort;    // appended unsorted while it runs, placed at its end
+    std::vector<int> m_changedDuringSort; // source rows replaced while it runs (their key may differ)
+    qint64 m_sortBudgetNs = 8'000'000;
+    QTimer m_sortTurn;
 };
 
 } // namespace ui

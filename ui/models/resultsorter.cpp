@@ -23,11 +23,12 @@ quint64 bigEndianWord(QByteArrayView bytes, qsizetype from) {
 
 } // namespace
 
-ResultSorter::ResultSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order)
+ResultSorter::ResultSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order,
+                           bool pinTexts)
     : m_store(store)
     , m_column(column)
     , m_descending(order == Qt::DescendingOrder)
-    , m_pinsTexts(sortsByText(column)) {
+    , m_pinsTexts(pinTexts && sortsByText(column)) {
     if (m_pinsTexts)
         m_store.pinTexts();
 }
@@ -120,10 +121,11 @@ bool ResultSorter::less(const Key &x, const Key &y) const {
 
 std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &rows,
                                                       qsizetype urlPrefix) const {
-    std::vector<quint32> ranks;
-    if (m_column == ResultsModel::HostColumn || m_column == ResultsModel::ContentTypeColumn ||
-        m_column == ResultsModel::RejectReasonColumn)
-        ranks = stringRanks();
+    if (m_stringRanks.empty() &&
+        (m_column == ResultsModel::HostColumn || m_column == ResultsModel::ContentTypeColumn ||
+         m_column == ResultsModel::RejectReasonColumn))
+        m_stringRanks = stringRanks();
+    const std::vector<quint32> &ranks = m_stringRanks;
 
     std::vector<Key> keys(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) {

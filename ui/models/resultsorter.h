@@ -18,7 +18,10 @@ class ResultStore;
 // error texts by comparing the texts. Equal rows keep their given order, in both directions.
 class ResultSorter {
 public:
-    ResultSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order);
+    // `pinTexts` false: the caller keeps the store's texts pinned for as long as this sorter is used, and
+    // the sorter never touches the store once it is no longer used (it may outlive the store).
+    ResultSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order,
+                 bool pinTexts = true);
     ~ResultSorter();
     ResultSorter(const ResultSorter &) = delete;
     ResultSorter &operator=(const ResultSorter &) = delete;
@@ -54,6 +57,9 @@ private:
     void refineTitleTies(std::vector<Key> *keys) const;
 
     const ResultStore &m_store;
+    // The interned strings' ranks, computed at the first sort that needs them: rows sorted later by the
+    // same sorter intern nothing new (a sliced sort orders its chunks with one sorter).
+    mutable std::vector<quint32> m_stringRanks;
     ResultsModel::Column m_column;
     bool m_descending;
     bool m_pinsTexts; // URL and title keys compare random rows: spilled texts come back for the sort

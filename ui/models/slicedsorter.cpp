@@ -18,7 +18,7 @@ SlicedSorter::SlicedSorter(const ResultStore &store, ResultsModel::Column column
                            std::vector<int> rows, int chunkRows)
     : m_column(column)
     , m_order(order)
-    , m_sorter(std::make_unique<ResultSorter>(store, column, order))
+    , m_sorter(store, column, order, /*pinTexts=*/false)
     , m_rows(std::move(rows))
     , m_chunkRows(size_t(std::max(2, chunkRows))) {
     const size_t chunks = (m_rows.size() + m_chunkRows - 1) / m_chunkRows;
@@ -53,23 +53,22 @@ std::vector<int> SlicedSorter::take() {
     return std::move(m_rows);
 }
 
-// One chunk through ResultSorter (keys compared as integers: its fast path). True when it was the last.
-bool SlicedSorter::sortNextChunk() {
+// One chunk through ResultSorter (keys compared as integers: its fast path).
+void SlicedSorter::sortNextChunk() {
     const size_t from = m_sortedChunks * m_chunkRows;
     const size_t to = std::min(m_rows.size(), from + m_chunkRows);
     const std::vector<int> chunk(m_rows.begin() + qsizetype(from), m_rows.begin() + qsizetype(to));
-    const std::vector<int> sorted = m_sorter->sorted(chunk);
+    const std::vector<int> sorted = m_sorter.sorted(chunk);
     std::copy(sorted.begin(), sorted.end(), m_rows.begin() + qsizetype(from));
     ++m_sortedChunks;
     m_workDone += to - from;
     if (to < m_rows.size())
-        return false;
+        return;
     m_runRows = m_chunkRows;
     if (m_runRows >= m_rows.size())
         m_done = true;
     else
         startMergePass();
-    return true;
 }
 
 void SlicedSorter::startMergePass() {
@@ -81,14 +80,14 @@ void SlicedSorter::startMergePass() {
 }
 
 // Merges up to `maxRows` rows of the current pair of runs; moves to the next pair and pass as they end.
-bool SlicedSorter::mergeSome(size_t maxRows) {
+void SlicedSorter::mergeSome(size_t maxRows) {
     const size_t total = m_rows.size();
     const size_t leftEnd = std::min(total, m_pairStart + m_runRows);
     const size_t rightEnd = std::min(total, m_pairStart + 2 * m_runRows);
     size_t budget = maxRows;
     while (budget > 0 && m_out < rightEnd) {
         // The earlier run wins ties: equal rows keep their given order.
-        if (m_left < leftEnd && (m_right >= rightEnd || !m_sorter->rowLess(m_rows[m_right], m_rows[m_left])))
+        if (m_left < leftEnd && (m_right >= rightEnd || !m_sorter.rowLess(m_rows[m_right], m_rows[m_left])))
             m_merged[m_out++] = m_rows[m_left++];
         else
             m_merged[m_out++] = m_rows[m_right++];
@@ -96,23 +95,22 @@ bool SlicedSorter::mergeSome(size_t maxRows) {
     }
     m_workDone += maxRows - budget;
     if (m_out < rightEnd)
-        return false;
+        return;
     // This pair is merged: the next pair, or the next pass with runs twice as long.
     m_pairStart = rightEnd;
     if (m_pairStart < total) {
         m_left = m_pairStart;
         m_right = std::min(total, m_pairStart + m_runRows);
-        return false;
+        return;
     }
     m_rows.swap(m_merged);
     m_runRows *= 2;
     if (m_runRows >= total) {
         m_done = true;
         std::vector<int>().swap(m_merged);
-        return true;
+        return;
     }
     startMergePass();
-    return false;
 }
 
 } // namespace ui

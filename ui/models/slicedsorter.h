@@ -3,7 +3,6 @@
 #include "models/resultsmodel.h"
 #include "models/resultsorter.h"
 
-#include <memory>
 #include <vector>
 
 namespace ui {
@@ -18,7 +17,9 @@ class ResultStore;
 // ResultSorter::sorted(rows): the same order, equal rows in their given order.
 //
 // The store must not change under a running sort (rows replaced or cleared); rows appended to it are
-// fine (they are not part of `rows`). The store's texts stay pinned while a text column sorts.
+// fine (they are not part of `rows`). For a text column the caller keeps the store's texts pinned
+// (ResultFilterSortModel does while it sorts by one). Nothing here touches the store outside step(), so a
+// sorter may outlive it unused.
 class SlicedSorter {
 public:
     SlicedSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order,
@@ -33,15 +34,15 @@ public:
     std::vector<int> take();     // the sorted rows, once isDone()
 
 private:
-    bool sortNextChunk();
-    bool mergeSome(size_t maxRows);
+    void sortNextChunk();
+    void mergeSome(size_t maxRows);
     void startMergePass();
 
     ResultsModel::Column m_column;
     Qt::SortOrder m_order;
-    std::unique_ptr<ResultSorter> m_sorter; // held for the whole sort: it pins the texts once
-    std::vector<int> m_rows;                // sorted runs of m_runRows (the last may be shorter)
-    std::vector<int> m_merged;              // the pass being written
+    ResultSorter m_sorter;     // one for the whole sort: the ranks of interned strings are computed once
+    std::vector<int> m_rows;   // sorted runs of m_runRows (the last may be shorter)
+    std::vector<int> m_merged; // the pass being written
     size_t m_chunkRows;
     size_t m_sortedChunks = 0; // chunks of m_rows already sorted
     size_t m_runRows = 0;      // length of the sorted runs once every chunk is sorted

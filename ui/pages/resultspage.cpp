@@ -221,6 +221,8 @@ QWidget *ResultsPage::makeFilterBar() {
     auto updateCount = [model, count, textFilter] {
         if (textFilter->isRunning())
             count->setText(tr("filtering… %1%").arg(textFilter->progressPercent()));
+        else if (model->isSorting())
+            count->setText(tr("sorting… %1%").arg(model->sortProgressPercent()));
         else
             count->setText(tr("%1 rows").arg(number(model->rowCount())));
     };
@@ -228,6 +230,7 @@ QWidget *ResultsPage::makeFilterBar() {
     connect(model, &QAbstractItemModel::modelReset, count, updateCount);
     connect(textFilter, &IncrementalFilter::progressChanged, count, updateCount);
     connect(textFilter, &IncrementalFilter::finished, count, updateCount);
+    connect(model, &ResultFilterSortModel::sortProgressChanged, count, updateCount);
     updateCount();
     m_filterEdit = text;
     return bar;
