@@ -16,6 +16,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cerrno>
 #include <memory>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -226,7 +227,14 @@ void CrawlEngine::setFetchThreads(int count) {
 }
 
 void CrawlEngine::setWorkerNice(int nice) {
-    d->workerNice = std::clamp(nice, 0, 19);
+    if (nice <= 0) {
+        d->workerNice = 0;
+        return;
+    }
+    // Relative to the caller: under `nice`, an absolute 10 would put the crawl level with the window.
+    errno = 0;
+    const int own = ::getpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)));
+    d->workerNice = std::clamp((errno == 0 ? own : 0) + std::min(nice, 19), 0, 19);
 }
 
 void CrawlEngine::setSnapshotIntervalMs(int ms) {

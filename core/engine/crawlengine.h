@@ -42,8 +42,9 @@ public:
     // Before start(): threads that fetch (default: 2, at least 1). Hosts are spread over them.
     void setFetchThreads(int count);
     void setSnapshotIntervalMs(int ms); // default 250
-    // Before start(): a nice value (0-19) for the engine's threads, so a window stays responsive when the
-    // crawl saturates the CPU. 0 (the default) leaves them at the caller's priority.
+    // Before start(): how much nicer (0-19) than the calling thread the engine's threads run, so a window
+    // stays responsive when the crawl saturates the CPU (capped at nice 19; a window started under `nice 5`
+    // and asking for 10 gets 15). 0 (the default) leaves them at the caller's priority.
     void setWorkerNice(int nice);
 
     // Starts crawling `input`. Returns false (and sets *error) if the input cannot be opened or a crawl
