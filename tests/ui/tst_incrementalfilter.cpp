@@ -265,6 +265,47 @@ private Q_SLOTS:
         QVERIFY2(lag.maxMs() < 200, qPrintable(QString::number(lag.maxMs())));
     }
 
+    void otherFiltersWithASortHeldKeepTheOrderOfTheRowsShown() {
+        // With 200,000 rows sorted by size (997 sizes, each shared by failures and successes): narrowing a
+        // filter sorts nothing, letting a few rows in places them, letting many in sorts in slices; every
+        // result is exactly the full sort of the rows that pass, equal sizes in arrival order.
+        ui::ResultFilterSortModel *shown = m_page->filterModel();
+        shown->setSortBudgetMs(1);
+        shown->sort(ui::ResultsModel::BytesColumn, Qt::DescendingOrder);
+        QVERIFY(QTest::qWaitFor([&] { return !shown->isSorting(); }, 30'000));
+        const auto fullSort = [&] {
+            ui::ResultFilterSortModel reference;
+            reference.setResultsModel(m_model.get());
+            reference.setFailuresOnly(shown->failuresOnly());
+            reference.setOutcomeMask(shown->outcomeMask());
+            return ui::ResultSorter(m_model->store(), ui::ResultsModel::BytesColumn, Qt::DescendingOrder)
+                .sorted(reference.sourceRows());
+        };
+        QSignalSpy progress(shown, &ui::ResultFilterSortModel::sortProgressChanged);
+
+        shown->setOutcomeMask(1u << unsigned(crawl::Outcome::Ok)); // narrower: 190,000 rows
+        QVERIFY(!shown->isSorting());
+        QCOMPARE(shown->rowCount(), 190'000);
+        QVERIFY(shown->sourceRows() == fullSort());
+
+        shown->setOutcomeMask(~0u); // 10,000 rows come back: placed at once
+        QVERIFY(!shown->isSorting());
+        QCOMPARE(shown->rowCount(), kRows);
+        QVERIFY(shown->sourceRows() == fullSort());
+
+        shown->setFailuresOnly(true); // narrower again: the 10,000 failures
+        QVERIFY(!shown->isSorting());
+        QVERIFY(shown->sourceRows() == fullSort());
+        QVERIFY(progress.isEmpty());
+
+        shown->setFailuresOnly(false); // 190,000 come back: sorted in slices
+        QVERIFY(shown->isSorting());
+        QCOMPARE(shown->rowCount(), kRows);
+        QVERIFY(QTest::qWaitFor([&] { return !shown->isSorting(); }, 30'000));
+        QVERIFY(progress.size() > 2);
+        QVERIFY(shown->sourceRows() == fullSort());
+    }
+
 private:
     std::unique_ptr<ui::ResultsModel> m_model;
     std::unique_ptr<ui::ResultsPage> m_page;

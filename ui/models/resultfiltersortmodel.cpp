@@ -229,9 +229,70 @@ void ResultFilterSortModel::refilterRows() {
 
 void ResultFilterSortModel::refilter() {
     cancelPendingSort();
+    if (m_sortColumn < 0 || !m_results || m_results->rowCount() <= int(kSortAtOnceRows)) {
+        beginResetModel();
+        refilterRows();
+        endResetModel();
+        return;
+    }
+    // Many rows with a sort held: the rows shown before keep their order, so only rows the new filter
+    // lets in need ordering. Narrowing a filter sorts nothing; a few new rows are placed by binary search;
+    // many are sorted in slices like a header click (the table says "sorting…" meanwhile).
+    const int count = m_results->rowCount();
+    std::vector<char> passes(size_t(count), 0);
+    for (int row = 0; row < count; ++row)
+        passes[size_t(row)] = acceptsSourceRow(row) ? 1 : 0;
+    std::vector<int> kept;
+    for (const int row : m_rows) {
+        if (passes[size_t(row)]) {
+            kept.push_back(row);
+            passes[size_t(row)] = 2;
+        }
+    }
+    std::vector<int> added; // in arrival order
+    for (int row = 0; row < count; ++row) {
+        if (passes[size_t(row)] == 1)
+            added.push_back(row);
+    }
+    std::vector<int> all; // every row that passes, in arrival order: what a sliced sort starts from
+    if (added.size() > kSortAtOnceRows) {
+        all.reserve(kept.size() + added.size());
+        for (int row = 0; row < count; ++row) {
+            if (passes[size_t(row)])
+                all.push_back(row);
+        }
+    }
     beginResetModel();
-    refilterRows();
+    if (added.empty()) {
+        m_rows = std::move(kept);
+    } else if (added.size() <= kSortAtOnceRows) {
+        // Equal rows in arrival order, as a full sort would leave them.
+        const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
+        const auto before = [&sorter](int value, int element) {
+            return sorter.rowLess(value, element) || (!sorter.rowLess(element, value) && value < element);
+        };
+        m_rows.clear();
+        m_rows.reserve(kept.size() + added.size());
+        auto from = kept.cbegin();
+        for (const int row : sorter.sorted(added)) {
+            const auto at = std::upper_bound(from, kept.cend(), row, before);
+            m_rows.insert(m_rows.end(), from, at);
+            m_rows.push_back(row);
+            from = at;
+        }
+        m_rows.insert(m_rows.end(), from, kept.cend());
+    } else {
+        m_rows = std::move(kept);
+        m_rows.insert(m_rows.end(), added.cbegin(), added.cend());
+    }
+    m_proxyRows.assign(size_t(count), -1);
+    rebuildReverseMap();
     endResetModel();
+    if (!all.empty()) {
+        m_pendingSort = std::make_unique<SlicedSorter>(m_results->store(), ResultsModel::Column(m_sortColumn),
+                                                       m_sortOrder, std::move(all));
+        continueSort();
+    }
 }
 
 void ResultFilterSortModel::onRowsInserted(const QModelIndex &parent, int first, int last) {
