@@ -173,7 +173,14 @@ void FrontierService::recordConfig() {
         config = StoredCrawlConfig::from(m_context->limits, m_context->policy, m_context->quality);
     }
     // Not the crawl's failure if it cannot be written: a resume then starts from its caller's limits.
-    m_store->setSettings({{StoredCrawlConfig::kSettingsKey, config.toJson()}});
+    QMap<QString, QString> values = config.toSettings();
+    std::optional<QString> newHosts = values.value(StoredCrawlConfig::kAllowedHostsKey);
+    if (!values.contains(StoredCrawlConfig::kAllowedHostsKey) || newHosts == m_allowedHostsRecorded) {
+        values.remove(StoredCrawlConfig::kAllowedHostsKey); // megabytes, the same on every limit change
+        newHosts.reset();
+    }
+    if (m_store->setSettings(values) && newHosts)
+        m_allowedHostsRecorded = std::move(*newHosts);
 }
 
 void FrontierService::writeSettings(const QMap<QString, QString> &values) {

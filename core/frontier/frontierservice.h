@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace crawl {
 
@@ -143,6 +144,8 @@ private:
     qint64 m_unfinishedAfterId = -1; // >= 0 while a stop emits its cancelled rows
     QTimer m_tickTimer;
     quint64 m_configRecorded = 0; // the context's configVersion last written to the store
+    // The allowed hosts list last written (StoredCrawlConfig::kAllowedHostsKey), to skip rewriting it.
+    std::optional<QString> m_allowedHostsRecorded;
 
     std::unique_ptr<StoreBackup> m_backup; // Save Crawl As under way
     int m_backupPagesPerStep = 256;

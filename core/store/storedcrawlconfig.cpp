@@ -76,13 +76,18 @@ QJsonObject expressionJson(const QRegularExpression &expression) {
                        {QStringLiteral("options"), int(expression.patternOptions() & kStorableOptions)}};
 }
 
-QJsonObject rulesJson(const ScopeRules &scope, const AcceptanceCriteria &a) {
+// `hostsInline` false: the allowed hosts are kept under their own key (StoredCrawlConfig::toSettings).
+QJsonObject rulesJson(const ScopeRules &scope, const AcceptanceCriteria &a, bool hostsInline) {
     QJsonObject scopeJson{{QStringLiteral("include"), QJsonArray::fromStringList(scope.includePatterns())},
                           {QStringLiteral("exclude"), QJsonArray::fromStringList(scope.excludePatterns())}};
-    if (scope.restrictsHosts())
-        scopeJson.insert(QStringLiteral("allowHosts"),
-                         QJsonObject{{QStringLiteral("file"), scope.allowedHostsFileName()},
-                                     {QStringLiteral("hosts"), QString::fromUtf8(scope.allowedHostsText())}});
+    if (scope.restrictsHosts()) {
+        QJsonObject allow{{QStringLiteral("file"), scope.allowedHostsFileName()}};
+        if (hostsInline)
+            allow.insert(QStringLiteral("hosts"), QString::fromUtf8(scope.allowedHostsText()));
+        else
+            allow.insert(QStringLiteral("hostsKey"), StoredCrawlConfig::kAllowedHostsKey);
+        scopeJson.insert(QStringLiteral("allowHosts"), allow);
+    }
     QStringList types;
     for (const QByteArray &type : a.contentTypes)
         types << QString::fromLatin1(type);
@@ -145,7 +150,9 @@ QString readExpression(const QJsonValue &value, const char *name, QRegularExpres
     return {};
 }
 
-QString readRules(const QJsonObject &rules, ScopeRules *scope, AcceptanceCriteria *a) {
+// `separateHosts`: the list kept under kAllowedHostsKey (null when the caller has none).
+QString readRules(const QJsonObject &rules, const QString *separateHosts, ScopeRules *scope,
+                  AcceptanceCriteria *a) {
     const QJsonObject s = rules.value(QLatin1String("scope")).toObject();
     QString why = readPatterns(s.value(QLatin1String("include")), "include",
                                [&](const QString &p) { return scope->addInclude(p); });
@@ -157,7 +164,15 @@ QString readRules(const QJsonObject &rules, ScopeRules *scope, AcceptanceCriteri
     const QJsonValue allow = s.value(QLatin1String("allowHosts"));
     if (allow.isObject()) {
         const QString file = allow.toObject().value(QLatin1String("file")).toString().left(1000);
-        const QByteArray hosts = allow.toObject().value(QLatin1String("hosts")).toString().toUtf8();
+        QByteArray hosts;
+        if (allow.toObject().contains(QLatin1String("hostsKey"))) {
+            // Kept beside the record: an empty list here would let every host through.
+            if (!separateHosts)
+                return QStringLiteral("its allowed hosts list is missing");
+            hosts = separateHosts->toUtf8();
+        } else {
+            hosts = allow.toObject().value(QLatin1String("hosts")).toString().toUtf8();
+        }
         if (hosts.count('\n') > StoredCrawlConfig::kMaxAllowedHosts || hosts.size() > 16 * 1024 * 1024)
             return QStringLiteral("its allowed hosts list is longer than %1 lines or 16 MiB")
                 .arg(StoredCrawlConfig::kMaxAllowedHosts);
@@ -231,7 +246,7 @@ StoredCrawlConfig StoredCrawlConfig::from(const CrawlLimits &limits, const Fetch
     return config;
 }
 
-QString StoredCrawlConfig::toJson() const {
+QString StoredCrawlConfig::recordJson(bool hostsInline) const {
     QJsonObject overrides;
     for (auto it = limits.hostOverrides.cbegin(); it != limits.hostOverrides.cend(); ++it)
         overrides.insert(it.key(), QJsonObject{{QStringLiteral("maxInFlight"), it->maxInFlight},
@@ -287,8 +302,19 @@ QString StoredCrawlConfig::toJson() const {
                      {QStringLiteral("policy"), policyJson},
                      {QStringLiteral("quality"), quality}};
     if (hasRules)
-        root.insert(QStringLiteral("rules"), rulesJson(scope, acceptance));
+        root.insert(QStringLiteral("rules"), rulesJson(scope, acceptance, hostsInline));
     return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact));
+}
+
+QString StoredCrawlConfig::toJson() const {
+    return recordJson(true);
+}
+
+QMap<QString, QString> StoredCrawlConfig::toSettings() const {
+    QMap<QString, QString> values{{kSettingsKey, recordJson(false)}};
+    if (hasRules && scope.restrictsHosts())
+        values.insert(kAllowedHostsKey, QString::fromUtf8(scope.allowedHostsText()));
+    return values;
 }
 
 std::optional<StoredCrawlConfig> StoredCrawlConfig::fromSettings(const QMap<QString, QString> &settings,
@@ -296,10 +322,16 @@ std::optional<StoredCrawlConfig> StoredCrawlConfig::fromSettings(const QMap<QStr
     const auto it = settings.constFind(kSettingsKey);
     if (it == settings.cend())
         return std::nullopt;
-    return fromJson(*it, error);
+    const auto hosts = settings.constFind(kAllowedHostsKey);
+    return fromRecord(*it, hosts == settings.cend() ? nullptr : &*hosts, error);
 }
 
 std::optional<StoredCrawlConfig> StoredCrawlConfig::fromJson(const QString &json, QString *error) {
+    return fromRecord(json, nullptr, error);
+}
+
+std::optional<StoredCrawlConfig> StoredCrawlConfig::fromRecord(const QString &json,
+                                                               const QString *separateHosts, QString *error) {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8(), &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject())
@@ -379,7 +411,8 @@ std::optional<StoredCrawlConfig> StoredCrawlConfig::fromJson(const QString &json
     c.ignoreCrawlDelay = boolOf(q, "ignoreCrawlDelay", c.ignoreCrawlDelay);
     const QJsonValue rules = root.value(QLatin1String("rules"));
     if (version.toInt() >= 2 && rules.isObject()) {
-        if (const QString why = readRules(rules.toObject(), &c.scope, &c.acceptance); !why.isEmpty()) {
+        if (const QString why = readRules(rules.toObject(), separateHosts, &c.scope, &c.acceptance);
+            !why.isEmpty()) {
             if (error)
                 *error =
                     QStringLiteral("the crawl's stored scope and acceptance rules are refused: %1").arg(why);

@@ -21,7 +21,10 @@ namespace crawl {
 // a resumed crawl checks its URLs and pages as it started, not by the resuming side's current rules.
 struct StoredCrawlConfig {
     static inline const QString kSettingsKey = QStringLiteral("engine.config");
-    static constexpr int kVersion = 2; // 2: scope and acceptance rules
+    // The allowed hosts list (up to megabytes) beside the record, so a limit change that rewrites the
+    // record does not rewrite the list (toSettings; the writer skips it when unchanged).
+    static inline const QString kAllowedHostsKey = QStringLiteral("engine.allowedHosts");
+    static constexpr int kVersion = 3; // 2: scope and acceptance rules; 3: allowed hosts under their own key
     // What a record read back may hold: the file may be hostile (a huge or pathological rule set).
     static constexpr qsizetype kMaxPatterns = 1000;       // include and exclude patterns, each
     static constexpr qsizetype kMaxPatternLength = 4096;  // characters of one pattern
@@ -45,7 +48,10 @@ struct StoredCrawlConfig {
 
     static StoredCrawlConfig from(const CrawlLimits &limits, const FetchPolicy &policy,
                                   const CrawlQuality &quality);
-    QString toJson() const;
+    QString toJson() const; // one self-contained record (the allowed hosts inside it)
+    // What the crawl file keeps: the record under kSettingsKey and, when the scope restricts hosts, the
+    // list under kAllowedHostsKey.
+    QMap<QString, QString> toSettings() const;
     // nullopt when the settings hold no record (a file from before it existed) or a damaged one; a
     // record's missing or out-of-range fields keep their defaults rather than refusing the whole record.
     // Rules that cannot be kept as they are (an invalid regular expression, too many or too long
@@ -54,6 +60,11 @@ struct StoredCrawlConfig {
     static std::optional<StoredCrawlConfig> fromSettings(const QMap<QString, QString> &settings,
                                                          QString *error = nullptr);
     static std::optional<StoredCrawlConfig> fromJson(const QString &json, QString *error = nullptr);
+
+private:
+    QString recordJson(bool hostsInline) const;
+    static std::optional<StoredCrawlConfig> fromRecord(const QString &json, const QString *separateHosts,
+                                                       QString *error);
 };
 
 } // namespace crawl

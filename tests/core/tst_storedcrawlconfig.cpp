@@ -169,6 +169,43 @@ private Q_SLOTS:
         QVERIFY(b.soft404Pattern.match(QStringLiteral("OOPS!")).hasMatch()); // options kept
     }
 
+    // What the crawl file keeps (toSettings): the allowed hosts beside the record, not inside it, so a
+    // limit change rewrites a small record; without the list the record is refused, not read as "every
+    // host allowed".
+    void allowedHostsAreKeptBesideTheRecord() {
+        CrawlQuality quality;
+        QByteArray hosts;
+        for (int i = 0; i < 5000; ++i)
+            hosts += "host" + QByteArray::number(i) + ".example\n";
+        QVERIFY(quality.scope.setAllowedHosts(hosts, QStringLiteral("big.txt")).isEmpty());
+        CrawlLimits limits;
+        limits.globalInFlight = 7;
+        const QMap<QString, QString> settings = StoredCrawlConfig::from(limits, {}, quality).toSettings();
+        QCOMPARE(settings.size(), 2);
+        QCOMPARE(settings.value(StoredCrawlConfig::kAllowedHostsKey).toUtf8(),
+                 quality.scope.allowedHostsText());
+        const QString record = settings.value(StoredCrawlConfig::kSettingsKey);
+        QVERIFY2(record.size() < 2000, qPrintable(QString::number(record.size())));
+        QVERIFY(!record.contains(QStringLiteral("host4999")));
+
+        QString error;
+        const auto back = StoredCrawlConfig::fromSettings(settings, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->limits.globalInFlight, 7);
+        QCOMPARE(back->scope.allowedHostsText(), quality.scope.allowedHostsText());
+        QCOMPARE(back->scope.allowedHostsFileName(), QStringLiteral("big.txt"));
+        QVERIFY(back->scope.check(normalizeUrl(QStringLiteral("http://host4999.example/"))).inScope);
+        QVERIFY(!back->scope.check(normalizeUrl(QStringLiteral("http://other.example/"))).inScope);
+
+        const auto missing =
+            StoredCrawlConfig::fromSettings({{StoredCrawlConfig::kSettingsKey, record}}, &error);
+        QVERIFY(!missing);
+        QVERIFY2(error.contains(QStringLiteral("allowed hosts list is missing")), qPrintable(error));
+
+        // No host restriction: nothing beside the record.
+        QCOMPARE(StoredCrawlConfig::from(limits, {}, CrawlQuality{}).toSettings().size(), 1);
+    }
+
     // A version 1 record (written before rules were kept) still loads: limits, no rules.
     void versionOneRecordLoadsWithoutRules() {
         QString error;
