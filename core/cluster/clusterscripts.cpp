@@ -111,6 +111,13 @@ end
 local function reschedule(host, now)
     if redis.call('LLEN', P .. 'q:' .. host) > 0 then
         redis.call('ZADD', P .. 'sched', eligible_at(host, now), host)
+        return
+    end
+    -- A tripped host with nothing queued may still have URLs waiting for a retry: it is looked at again
+    -- when its give-up falls (lease()), so they end then, not when their retry comes due.
+    local g = giveup_at(host)
+    if g > 0 and redis.call('HGET', P .. 'host:' .. host, 'breaker') == 'open' then
+        redis.call('ZADD', P .. 'sched', g, host)
     else
         redis.call('ZREM', P .. 'sched', host)
     end
@@ -578,7 +585,14 @@ local hosts = redis.call('ZRANGEBYSCORE', P .. 'sched', '-inf', now, 'LIMIT', 0,
 local rateAt = -1
 for _, host in ipairs(hosts) do
     if redis.call('LLEN', P .. 'q:' .. host) == 0 then
-        redis.call('ZREM', P .. 'sched', host)
+        -- Scheduled with nothing queued: a tripped host whose give-up is due (reschedule); giving it up
+        -- queues its URLs waiting for a retry, leased as skips from the next call.
+        local g = giveup_at(host)
+        if g > 0 and g <= now and redis.call('HGET', P .. 'host:' .. host, 'breaker') == 'open' and
+            breaker_settings().on then
+            give_up(host, now)
+        end
+        if redis.call('LLEN', P .. 'q:' .. host) == 0 then redis.call('ZREM', P .. 'sched', host) end
     else
         local r = budget_try(host, lease, now, ttl)
         -- 7: given up. The URL is still leased (its row goes through acknowledge like any other, exactly

@@ -247,6 +247,39 @@ private Q_SLOTS:
         QCOMPARE(q1.counts().done, 2);
     }
 
+    // A tripped host with nothing queued, its last URL waiting a minute for a retry: it is still given up
+    // on time, and that URL ends then, not when its retry comes due.
+    void retriesAloneEndAtTheGiveUp() {
+        RedisConnection c1(m_server.url());
+        ClusterQueue q1(c1, crawlName());
+        ClusterHostBudget b1(c1, crawlName());
+        QVERIFY(q1.createCrawl({}));
+        QVERIFY(b1.setLimits(giveUpLimits()));
+        const QString down = QStringLiteral("down.test:80");
+        QCOMPARE(q1.enqueue({urlOn(QStringLiteral("down.test"), 1), urlOn(QStringLiteral("down.test"), 2)},
+                            "b1", 1'000)
+                     .added,
+                 2);
+        QVERIFY(q1.lease("w1", "L1", kTtl, 1'000).lease);
+        QVERIFY(q1.lease("w1", "L2", kTtl, 1'000).lease);
+        QVERIFY(q1.retryLater("w1", "L1", 61'000, 1'000).renewed);
+        QVERIFY(tripAt(b1, down, 1'000));
+        QVERIFY(q1.acknowledge("w1", "L2", {{"outcome", "server_error"}}, 1'000).accepted);
+        const LeaseResult before = q1.lease("w1", "L3", kTtl, 3'000);
+        QVERIFY(!before.lease);
+        QCOMPARE(before.askAgainAtMs, 4'000); // the give-up, not the retry (61,000)
+        const LeaseResult givingUp = q1.lease("w1", "L4", kTtl, 4'000);
+        QVERIFY(!givingUp.lease);
+        QCOMPARE(givingUp.askAgainAtMs, 4'000); // at once: the waiting URL is queued now
+        QCOMPARE(b1.hostStatus(down, 4'000).breaker, QStringLiteral("gaveup"));
+        const LeaseResult skip = q1.lease("w1", "L5", kTtl, 4'000);
+        QVERIFY(skip.lease && skip.lease->givenUp);
+        QCOMPARE(skip.lease->attempts, 1);
+        QVERIFY(q1.acknowledge("w1", "L5", kSkippedRow, 4'000).accepted);
+        QCOMPARE(q1.counts().done, 2);
+        QCOMPARE(q1.counts().delayed, 0);
+    }
+
     // The clock restarts after a recovery (a later trip is judged from its own start); a longer give-up set
     // while tripped applies at once; the breaker switched off gives nothing up.
     void recoveryRestartsTheClockAndSettingsApply() {
