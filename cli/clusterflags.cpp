@@ -8,11 +8,11 @@ QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
                                             QStringLiteral("concurrency"), QStringLiteral("header")};
     static const QStringList outputs = {QStringLiteral("output"), QStringLiteral("summary-json")};
     static const QStringList sharedLimits = {
-        QStringLiteral("per-host"),        QStringLiteral("interval-ms"),
-        QStringLiteral("host-limit"),      QStringLiteral("retries"),
-        QStringLiteral("jitter"),          QStringLiteral("max-rate"),
-        QStringLiteral("breaker-window"),  QStringLiteral("breaker-threshold"),
-        QStringLiteral("breaker-cooldown")};
+        QStringLiteral("per-host"),         QStringLiteral("interval-ms"),
+        QStringLiteral("host-limit"),       QStringLiteral("retries"),
+        QStringLiteral("jitter"),           QStringLiteral("max-rate"),
+        QStringLiteral("breaker-window"),   QStringLiteral("breaker-threshold"),
+        QStringLiteral("breaker-cooldown"), QStringLiteral("breaker-give-up")};
     for (const QString &flag : explicitFlags) {
         if (workerFlags.contains(flag))
             continue;
@@ -37,9 +37,9 @@ QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
 }
 
 QString clusterCoordinatorFlagRefusal(const QStringList &explicitFlags) {
-    // --max-rate and the breaker's window, threshold and cool-down are shared (ClusterLimits); a worker
-    // never gives a host up, so --breaker-give-up would not be applied.
-    static const QStringList notShared = {QStringLiteral("adaptive"), QStringLiteral("breaker-give-up")};
+    // --max-rate and the breaker's settings (give-up included) are shared (ClusterLimits); each host's pace
+    // is not adapted by the workers yet.
+    static const QStringList notShared = {QStringLiteral("adaptive")};
     for (const QString &flag : explicitFlags) {
         if (notShared.contains(flag))
             return QStringLiteral("--%1 is not applied by the workers of a --cluster crawl yet "

@@ -29,8 +29,7 @@ ClusterLimits clusterLimitsFor(const CrawlLimits &limits, const FetchPolicy &pol
         base.maxAttempts = policy.maxRetries + 3;
     if (wanted("max-rate"))
         base.maxRatePerSec = limits.maxRatePerSec;
-    // The breaker's flags, each on its own (give-up is not applied by workers:
-    // clusterCoordinatorFlagRefusal).
+    // The breaker's flags, each on its own.
     if (wanted("no-breaker"))
         base.breaker.enabled = policy.breaker.enabled;
     if (wanted("breaker-window"))
@@ -40,6 +39,10 @@ ClusterLimits clusterLimitsFor(const CrawlLimits &limits, const FetchPolicy &pol
     if (wanted("breaker-cooldown")) {
         base.breaker.cooldownS = policy.breaker.cooldownS;
         base.breaker.cooldownMs = policy.breaker.cooldownMs;
+    }
+    if (wanted("breaker-give-up")) {
+        base.breaker.giveUpS = policy.breaker.giveUpS;
+        base.breaker.giveUpMs = policy.breaker.giveUpMs;
     }
     if (given.isEmpty()) {
         base.breaker.windowS = policy.breaker.windowS;

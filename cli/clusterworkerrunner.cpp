@@ -12,6 +12,7 @@
 #include "headlessrunner.h"
 #include "input/urlnormalizer.h"
 #include "model/breakerevent.h"
+#include "model/cancelreason.h"
 #include "policy/hostbreaker.h"
 #include "policy/redirectsafety.h"
 #include "policy/resultacceptance.h"
@@ -231,6 +232,12 @@ void ClusterWorkerRunner::startClient() {
     connect(m_client, &ClusterWorkerClient::robotsLookedUp, this, &ClusterWorkerRunner::onRobotsLookedUp);
     connect(m_client, &ClusterWorkerClient::problem, this, &ClusterWorkerRunner::onProblem);
     connect(m_client, &ClusterWorkerClient::breakerChanged, this, &ClusterWorkerRunner::onBreakerChanged);
+    connect(m_client, &ClusterWorkerClient::hopGivenUp, this,
+            [this](const QByteArray &leaseId, const QString &host, const QString &reason) {
+                const auto it = m_flights.find(leaseId);
+                if (it != m_flights.end() && it->pendingHopHost == host && !m_stopping)
+                    acknowledgeGivenUp(*it, host, reason);
+            });
     connect(m_client, &ClusterWorkerClient::unreachable, this, [this](const QString &error, bool permanent) {
         if (m_finishing)
             return;
@@ -362,6 +369,13 @@ void ClusterWorkerRunner::onLeased(const QList<ClusterLease> &leases, qint64 ask
     m_asking = false;
     const qint64 now = steadyNs();
     for (const ClusterLease &lease : leases) {
+        if (lease.givenUp && !m_stopping) { // nothing is sent: never late
+            Flight flight;
+            flight.lease = lease;
+            acknowledgeGivenUp(m_flights.insert(lease.leaseId, flight).value(), lease.host,
+                               lease.givenUpReason);
+            continue;
+        }
         if (m_stopping || now - lease.askedAtSteadyNs > kClusterLateLeaseMs * 1'000'000) {
             // Its grant is older than the interval guard covers: sent now it could reach the host sooner
             // after the next grant than the interval allows. Back to the queue, unfetched.
@@ -582,6 +596,26 @@ void ClusterWorkerRunner::acknowledgeBlocked(Flight &flight, const QString &reas
     sendAcknowledgement(flight);
 }
 
+void ClusterWorkerRunner::acknowledgeGivenUp(Flight &flight, const QString &host, const QString &reason) {
+    if (!m_givenUpSaid.contains(host)) { // each worker that skips a host's URLs says why, once
+        m_givenUpSaid.insert(host);
+        BreakerEvent event;
+        event.kind = BreakerEvent::Kind::GaveUp;
+        event.host = host;
+        event.reason = reason;
+        say(breakerEventText(event));
+    }
+    CrawlResult result;
+    result.url = flight.lease.url;
+    result.host = flight.lease.host;
+    result.outcome = Outcome::Skipped;
+    result.error = breakerGaveUpText(host, reason);
+    result.finishedAt = QDateTime::currentDateTimeUtc();
+    flight.resultFields = ClusterResultCodec::encode(result);
+    flight.resultFields.append({"host_inflight", QByteArray::number(flight.lease.hostInFlight)});
+    sendAcknowledgement(flight);
+}
+
 void ClusterWorkerRunner::sendHop(Flight &flight) {
     QNetworkRequest request =
         (m_policy.sendCredentialsCrossOrigin || sameOrigin(flight.currentUrl, QUrl(flight.lease.url)))
@@ -796,6 +830,15 @@ void ClusterWorkerRunner::onBreakerChanged(const QString &host, const BreakerRec
     event.trips = record.trips;
     if (record.transition == BreakerRecord::Transition::Recovered) {
         event.kind = BreakerEvent::Kind::Recovered;
+    } else if (record.transition == BreakerRecord::Transition::GaveUp) {
+        // Its URLs are skipped from now on (the leases say so); the line once, like a skip would print it.
+        if (m_givenUpSaid.contains(host))
+            return;
+        m_givenUpSaid.insert(host);
+        event.kind = BreakerEvent::Kind::GaveUp;
+        event.reason = HostBreaker::tripReason(record.failures, record.count,
+                                               static_cast<AttemptHealth>(record.dominantHealth)) +
+                       QStringLiteral("; the probe failed too");
     } else {
         event.kind = BreakerEvent::Kind::Tripped;
         event.reason = HostBreaker::tripReason(record.failures, record.count,

@@ -105,6 +105,9 @@ private:
     void endRobotsFetch(Flight &flight, int status, bool tooManyRedirects);
     void deferLease(Flight &flight, qint64 waitMs);
     void acknowledgeBlocked(Flight &flight, const QString &reason);
+    // The host (`host`: the lease's, or its redirect hop's) was given up by its shared breaker: the URL's
+    // `skipped` row, as a local crawl writes it, without a request.
+    void acknowledgeGivenUp(Flight &flight, const QString &host, const QString &reason);
     HostRobots hostRobotsFrom(const ClusterRobotsEntry &entry, qint64 remainingMs) const;
     qint64 robotsLockTtlMs() const;
     bool isLate(const Flight &flight) const;
@@ -141,7 +144,8 @@ private:
     RobotsSettings m_robotsSettings;
     QHash<QString, HostRobots> m_robots; // by robotsOrigin(): "scheme://host:port"
     int m_concurrency = 16;
-    bool m_breakerOn = true; // the shared limits' breaker: off, no attempt is recorded (no round trip)
+    bool m_breakerOn = true;     // the shared limits' breaker: off, no attempt is recorded (no round trip)
+    QSet<QString> m_givenUpSaid; // hosts whose give-up this worker has printed (once each)
     QThread m_clientThread;
     ClusterWorkerClient *m_client = nullptr;
     QNetworkAccessManager *m_network = nullptr;

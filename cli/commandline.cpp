@@ -409,7 +409,8 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
             QStringLiteral("interval-ms"),       QStringLiteral("host-limit"),
             QStringLiteral("retries"),           QStringLiteral("jitter"),
             QStringLiteral("max-rate"),          QStringLiteral("breaker-window"),
-            QStringLiteral("breaker-threshold"), QStringLiteral("breaker-cooldown")};
+            QStringLiteral("breaker-threshold"), QStringLiteral("breaker-cooldown"),
+            QStringLiteral("breaker-give-up")};
         static const QStringList setFlags = {QStringLiteral("cluster"), QStringLiteral("crawl"),
                                              QStringLiteral("cluster-set"), QStringLiteral("quiet"),
                                              QStringLiteral("headless")};
@@ -421,7 +422,7 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
                 *error =
                     QStringLiteral("--cluster-set changes only --concurrency, --per-host, --interval-ms, "
                                    "--host-limit, --retries, --jitter, --max-rate and --breaker-window, "
-                                   "-threshold, -cooldown; --%1 is not a shared limit")
+                                   "-threshold, -cooldown, -give-up; --%1 is not a shared limit")
                         .arg(flag);
                 return false;
             }

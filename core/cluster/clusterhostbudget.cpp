@@ -113,7 +113,8 @@ std::optional<qint64> ClusterHostBudget::setLimits(const ClusterLimits &limits) 
     if (limits.globalInFlight < 1 || limits.perHostInFlight < 1 || limits.intervalMs < 0 ||
         limits.maxAttempts < 0 || limits.jitterPermille < 0 || limits.jitterPermille > 1000 ||
         !(limits.maxRatePerSec >= 0) || b.window < 1 || !(b.threshold > 0 && b.threshold <= 1) ||
-        b.windowS < 1 || b.cooldownS < 0 || b.cooldownMs < 0 || b.cooldownCapFactor < 1) {
+        b.windowS < 1 || b.cooldownS < 0 || b.cooldownMs < 0 || b.cooldownCapFactor < 1 || b.giveUpS < 0 ||
+        b.giveUpMs < 0) {
         m_lastError =
             QStringLiteral("in-flight limits must be at least 1, the interval and attempts not negative, the "
                            "jitter within 0-1000 permille, the rate not negative, the breaker's settings in "
@@ -121,6 +122,7 @@ std::optional<qint64> ClusterHostBudget::setLimits(const ClusterLimits &limits) 
         return std::nullopt;
     }
     const qint64 cooldownMs = b.cooldownMs > 0 ? b.cooldownMs : qint64(b.cooldownS) * 1000;
+    const qint64 giveUpMs = b.giveUpMs > 0 ? b.giveUpMs : qint64(b.giveUpS) * 1000;
     const RedisReply reply = m_connection.evalScript(
         ClusterScripts::setLimits(), {m_prefix},
         {QByteArrayLiteral("global"),         QByteArray::number(limits.globalInFlight),
@@ -134,7 +136,8 @@ std::optional<qint64> ClusterHostBudget::setLimits(const ClusterLimits &limits) 
          QByteArrayLiteral("bk_threshold"),   QByteArray::number(b.threshold, 'g', 10),
          QByteArrayLiteral("bk_window_s"),    QByteArray::number(b.windowS),
          QByteArrayLiteral("bk_cooldown_ms"), QByteArray::number(cooldownMs),
-         QByteArrayLiteral("bk_capfactor"),   QByteArray::number(b.cooldownCapFactor)});
+         QByteArrayLiteral("bk_capfactor"),   QByteArray::number(b.cooldownCapFactor),
+         QByteArrayLiteral("bk_giveup_ms"),   QByteArray::number(giveUpMs)});
     if (reply.isError()) {
         m_lastError = QString::fromUtf8(reply.text);
         return std::nullopt;
@@ -167,9 +170,9 @@ std::optional<ClusterLimits> ClusterHostBudget::limits() {
          QByteArrayLiteral("version"), QByteArrayLiteral("jitter"), QByteArrayLiteral("maxrate"),
          QByteArrayLiteral("bk_on"), QByteArrayLiteral("bk_window"), QByteArrayLiteral("bk_threshold"),
          QByteArrayLiteral("bk_window_s"), QByteArrayLiteral("bk_cooldown_ms"),
-         QByteArrayLiteral("bk_capfactor")},
+         QByteArrayLiteral("bk_capfactor"), QByteArrayLiteral("bk_giveup_ms")},
         RedisConnection::Replay::AfterReconnect);
-    if (reply.isError() || reply.elements.size() != 13) {
+    if (reply.isError() || reply.elements.size() != 14) {
         m_lastError = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
         return std::nullopt;
     }
@@ -200,6 +203,12 @@ std::optional<ClusterLimits> ClusterHostBudget::limits() {
         b.cooldownMs = static_cast<int>(cooldownMs);
     }
     b.cooldownCapFactor = static_cast<int>(reply.elements[12].toInteger(b.cooldownCapFactor));
+    const qint64 giveUpMs = reply.elements[13].toInteger(qint64(b.giveUpS) * 1000);
+    if (giveUpMs % 1000 == 0) {
+        b.giveUpS = static_cast<int>(giveUpMs / 1000);
+    } else {
+        b.giveUpMs = static_cast<int>(giveUpMs);
+    }
     return out;
 }
 

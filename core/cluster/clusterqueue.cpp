@@ -124,7 +124,7 @@ LeaseResult ClusterQueue::lease(const QByteArray &owner, const QByteArray &lease
         return result;
     }
     const QList<RedisReply> &e = reply.elements;
-    if (e[0].toInteger() == 1 && e.size() == 9) {
+    if (e[0].toInteger() == 1 && e.size() == 11) {
         ClusterLease lease;
         lease.leaseId = leaseId;
         lease.urlId = e[1].toInteger();
@@ -134,6 +134,9 @@ LeaseResult ClusterQueue::lease(const QByteArray &owner, const QByteArray &lease
         lease.line = e[5].toInteger();
         lease.expiresMs = e[6].toInteger();
         lease.hostInFlight = static_cast<int>(e[8].toInteger());
+        lease.givenUp = e[9].toInteger() == 1;
+        if (lease.givenUp)
+            lease.givenUpReason = breakerReasonOf(e[10].text);
         result.lease = lease;
         result.serverNowMs = e[7].toInteger();
     } else if (e.size() == 3) {

@@ -8,11 +8,12 @@ namespace {
 //   P meta             hash: created, name, settings (s_*)
 //   P limits           hash: global, perhost, interval, maxattempts, jitter (permille), maxrate (starts/s,
 //                      0 = off), bk_on, bk_window, bk_threshold, bk_window_s, bk_cooldown_ms, bk_capfactor
-//                      (the breaker's settings), version (bumped on every change)
+//                      bk_giveup_ms (the breaker's settings), version (bumped on every change)
 //   P rate             hash: next, last (the crawl-wide start-rate cap: earliest next start, latest start)
 //   P host:<h>         hash: next (earliest next start), pause (Retry-After until), breaker (closed, open,
-//                      halfopen), breaker_until (open: when the probe may start), bk_probe (halfopen: the
-//                      probe's grant), bk_trips, bk_recover (starts left at 1 in flight after a recovery),
+//                      halfopen, gaveup), breaker_until (open: when the probe may start), bk_probe (halfopen:
+//                      the probe's grant), bk_first (when it first tripped without recovering since: the
+//                      give-up clock), bk_trips, bk_recover (starts left at 1 in flight after a recovery),
 //                      bk_size, bk_h0..bk_h4 (the window's attempts by health), o_inflight / o_interval
 //                      (overrides), starts, last_start, crawldelay (robots.txt)
 //   P bw:<h>           list: the breaker's window, "<ms>:<health>" per completed attempt, oldest first
@@ -25,7 +26,8 @@ namespace {
 //   P urlid            hash: normalized URL -> id (deduplication)
 //   P u:<id>           hash: url, norm, host, line, attempts, state, lease
 //   P leases           zset: live lease ids -> expiry
-//   P l:<lease>        hash: id, owner, host, state (leased/acked/expired/released), stream
+//   P l:<lease>        hash: id, owner, host, state (leased/acked/expired/released), stream, skip (1: its
+//                      host was given up, the worker acknowledges it as skipped without a request)
 //   P done             hash: URL id -> the lease that acknowledged it
 //   P results          stream: one entry per acknowledged URL
 //   P counts           hash: nextid, enqueued, duplicates, queued, leased, delayed, done, expired
@@ -34,7 +36,9 @@ namespace {
 //   P readers          hash: reader id (a window watching) -> "<expiry ms> <last stream id read>"
 //   P robots:<o>, P robotslock:<o>, P robotsfail:<o>   robots.txt per origin (clusterrobotsstore.h)
 // Reasons a start is refused: 1 paused (Retry-After), 2 breaker open (or its one probe in flight), 3 start
-// interval, 4 host in-flight limit, 5 global in-flight cap, 6 global start-rate cap.
+// interval, 4 host in-flight limit, 5 global in-flight cap, 6 global start-rate cap, 7 given up by its
+// breaker (lease() then hands the URL out as a skip: no slot, no attempt, the worker writes its `skipped`
+// row).
 constexpr char kPrelude[] = R"lua(
 local P = KEYS[1]
 local function num(v, d)
@@ -57,21 +61,63 @@ end
 -- The circuit breaker's settings (HostBreaker's; missing fields: its defaults).
 local function breaker_settings()
     local b = redis.call('HMGET', P .. 'limits', 'bk_on', 'bk_window', 'bk_threshold', 'bk_window_s',
-        'bk_cooldown_ms', 'bk_capfactor')
+        'bk_cooldown_ms', 'bk_capfactor', 'bk_giveup_ms')
     return {on = num(b[1], 1) == 1, window = math.max(1, num(b[2], 20)), threshold = num(b[3], 0.8),
         window_ms = num(b[4], 600) * 1000, cooldown = math.max(0, num(b[5], 60000)),
-        cap = math.max(1, num(b[6], 16))}
+        cap = math.max(1, num(b[6], 16)), giveup = math.max(0, num(b[7], 1800000))}
+end
+-- HostBreaker's give-up time: the first trip without a recovery since, plus --breaker-give-up (read now, so
+-- a --cluster-set change applies to hosts already tripped). 0: never (no trip recorded).
+local function giveup_at(host)
+    local first = num(redis.call('HGET', P .. 'host:' .. host, 'bk_first'), 0)
+    if first <= 0 then return 0 end
+    return first + breaker_settings().giveup
 end
 -- The earliest time the host may start anything, ignoring in-flight counts.
 local function eligible_at(host, now)
     local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until')
+    local on = (h[3] == 'open' or h[3] == 'gaveup') and breaker_settings().on
+    -- A given-up host's URLs are handed out as skips at once (nothing is sent: no pause or interval applies).
+    if h[3] == 'gaveup' and on then return now end
     local at = math.max(now, num(h[1], 0), num(h[2], 0))
-    if h[3] == 'open' and breaker_settings().on then at = math.max(at, num(h[4], 0)) end
+    if h[3] == 'open' and on then
+        at = math.max(at, num(h[4], 0))
+        -- HostBreaker::nextChangeMs: the probe or the give-up, whichever comes first.
+        local g = giveup_at(host)
+        if g > 0 and g < at then at = math.max(now, g) end
+    end
     return at
+end
+-- The host is given up (HostBreaker::giveUp): every URL still waiting for a retry joins its queue now, so it
+-- too ends as `skipped` (FetchShard::endWaiting's rule); what is queued is leased as skips from now on.
+local function give_up(host, now)
+    redis.call('HSET', P .. 'host:' .. host, 'breaker', 'gaveup', 'bk_probe', '')
+    local moved = 0
+    for _, id in ipairs(redis.call('ZRANGE', P .. 'delayed', 0, -1)) do
+        local uk = P .. 'u:' .. id
+        if redis.call('HGET', uk, 'host') == host then
+            redis.call('ZREM', P .. 'delayed', id)
+            redis.call('HSET', uk, 'state', 'queued')
+            redis.call('RPUSH', P .. 'q:' .. host, id)
+            moved = moved + 1
+        end
+    end
+    if moved > 0 then
+        redis.call('HINCRBY', P .. 'counts', 'delayed', -moved)
+        redis.call('HINCRBY', P .. 'counts', 'queued', moved)
+    end
+    if redis.call('LLEN', P .. 'q:' .. host) > 0 then redis.call('ZADD', P .. 'sched', now, host) end
 end
 local function reschedule(host, now)
     if redis.call('LLEN', P .. 'q:' .. host) > 0 then
         redis.call('ZADD', P .. 'sched', eligible_at(host, now), host)
+        return
+    end
+    -- A tripped host with nothing queued may still have URLs waiting for a retry: it is looked at again
+    -- when its give-up falls (lease()), so they end then, not when their retry comes due.
+    local g = giveup_at(host)
+    if g > 0 and redis.call('HGET', P .. 'host:' .. host, 'breaker') == 'open' then
+        redis.call('ZADD', P .. 'sched', g, host)
     else
         redis.call('ZREM', P .. 'sched', host)
     end
@@ -90,15 +136,31 @@ local function budget_try(host, grant, now, ttl)
     redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
     redis.call('ZREMRANGEBYSCORE', gin, '-inf', now)
     local h = redis.call('HMGET', hk, 'next', 'pause', 'breaker', 'breaker_until', 'bk_probe', 'bk_recover')
+    -- (The breaker's settings are read only for a host whose breaker is not closed: no cost otherwise.)
+    local breakerOn = (h[3] == 'open' or h[3] == 'halfopen' or h[3] == 'gaveup') and breaker_settings().on
+    -- Given up (or due to be, as HostBreaker::giveUpDue: tripped, not probing, past the give-up time): no
+    -- start ever again; a probe in flight is not cut short, its own verdict decides (recordAttempt).
+    if breakerOn and h[3] == 'open' then
+        local g = giveup_at(host)
+        if g > 0 and now >= g then
+            give_up(host, now)
+            h[3] = 'gaveup'
+        end
+    end
+    if breakerOn and h[3] == 'gaveup' then return {0, now, 7, redis.call('ZCARD', hin), version} end
     local pause = num(h[2], 0)
     if pause > now then return {0, pause, 1, redis.call('ZCARD', hin), version} end
     -- The breaker (HostBreaker's states, shared): open refuses until its cool-down ends, then exactly one
     -- probe starts, whichever worker asks first; while it runs (halfopen) nothing else starts on the host.
     local probe = false
-    if (h[3] == 'open' or h[3] == 'halfopen') and breaker_settings().on then
+    if (h[3] == 'open' or h[3] == 'halfopen') and breakerOn then
         if h[3] == 'open' then
             local u = num(h[4], 0)
-            if u > now then return {0, u, 2, redis.call('ZCARD', hin), version} end
+            if u > now then
+                local g = giveup_at(host)
+                if g > 0 and g < u then u = g end -- ask again when the give-up is due, if that comes first
+                return {0, u, 2, redis.call('ZCARD', hin), version}
+            end
         else
             local probeExpiry = h[5] and redis.call('ZSCORE', hin, h[5])
             if probeExpiry then return {0, tonumber(probeExpiry), 2, redis.call('ZCARD', hin), version} end
@@ -326,8 +388,8 @@ return 1
 
 // ARGV: host, grant id, health (AttemptHealth: 0 healthy, 1 timeout, 2 network error, 3 5xx, 4 429), now.
 // One completed attempt, judged as HostBreaker::record judges it, on the window every worker shares:
-// {transition (0 none, 1 tripped, 2 recovered), state, breaker_until, failures, window count, dominant
-// failure health, trips, now}
+// {transition (0 none, 1 tripped, 2 recovered, 3 given up: the probe failed past the give-up time), state,
+// breaker_until, failures, window count, dominant failure health, trips, now}
 const RedisScript &recordAttempt() {
     static const RedisScript script = withPrelude(R"lua(
 local host, grant, health = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -360,6 +422,8 @@ local function trip()
     local trips = redis.call('HINCRBY', hk, 'bk_trips', 1)
     local cooldown = math.min(s.cooldown * s.cap, s.cooldown * 2 ^ math.min(math.max(trips - 1, 0), 30))
     redis.call('HSET', hk, 'breaker', 'open', 'breaker_until', now + cooldown, 'bk_probe', '', 'bk_recover', 0)
+    -- The give-up clock starts at the first trip and runs on while probes fail (HostBreaker::trip).
+    if state == 'closed' then redis.call('HSET', hk, 'bk_first', now) end
     local f, d = counts_of()
     -- Why, for the window: "<failures> <count> <dominant health> <trips>" (HostBreaker::tripReason's words).
     redis.call('HSET', hk, 'bk_why', f .. ' ' .. redis.call('LLEN', wk) .. ' ' .. d .. ' ' .. trips)
@@ -367,12 +431,25 @@ local function trip()
     return answer(1, 'open')
 end
 if not s.on then return answer(0, 'closed') end
-if state == 'open' then return answer(0, state) end
+if state == 'open' or state == 'gaveup' then return answer(0, state) end
 if state == 'halfopen' then
     -- Attempts that were in flight when the host tripped were judged already: only the probe decides.
     if h[2] ~= grant then return answer(0, state) end
-    if health ~= 0 then return trip() end
-    redis.call('HSET', hk, 'breaker', 'closed', 'breaker_until', 0, 'bk_probe', '', 'bk_recover', s.window)
+    if health ~= 0 then
+        -- A probe that fails past the give-up time ends the host (HostBreaker::record).
+        local g = giveup_at(host)
+        if g > 0 and now >= g then
+            -- Why, in the same form as a trip's (the failed probe counted as one more trip).
+            local f, d = counts_of()
+            redis.call('HSET', hk, 'bk_why', f .. ' ' .. redis.call('LLEN', wk) .. ' ' .. d .. ' ' ..
+                (num(h[3], 0) + 1))
+            give_up(host, now)
+            return answer(3, 'gaveup')
+        end
+        return trip()
+    end
+    redis.call('HSET', hk, 'breaker', 'closed', 'breaker_until', 0, 'bk_probe', '', 'bk_recover', s.window,
+        'bk_first', 0)
     clear_window()
     reschedule(host, now)
     return answer(2, 'closed')
@@ -481,7 +558,9 @@ return {added, dups}
 }
 
 // ARGV: owner, lease id, ttl ms, now, hosts to look at.
-// {1, id, url, host, attempts, line, expiry, now, host in flight} or {0, time to ask again (-1: none), now}
+// {1, id, url, host, attempts, line, expiry, now, host in flight, skip, breaker why} or {0, time to ask again
+// (-1: none), now}. skip 1: the host was given up; the worker acknowledges the URL as `skipped` unfetched
+// (the lease took no slot and counted no attempt), breaker why says why (P host:<h> bk_why).
 const RedisScript &lease() {
     static const RedisScript script = withPrelude(R"lua(
 local owner, lease, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -489,7 +568,10 @@ local now = now_ms(ARGV[4])
 local lk = P .. 'l:' .. lease
 local function granted(id, host, expiry)
     local u = redis.call('HMGET', P .. 'u:' .. id, 'url', 'attempts', 'line')
-    return {1, id, u[1], host, tonumber(u[2]), u[3], expiry, now, redis.call('ZCARD', P .. 'hin:' .. host)}
+    local skip = 0
+    if redis.call('HGET', lk, 'skip') == '1' then skip = 1 end
+    return {1, id, u[1], host, tonumber(u[2]), u[3], expiry, now, redis.call('ZCARD', P .. 'hin:' .. host), skip,
+        redis.call('HGET', P .. 'host:' .. host, 'bk_why') or ''}
 end
 local existing = redis.call('HMGET', lk, 'id', 'owner', 'host', 'state')
 if existing[1] then
@@ -503,16 +585,27 @@ local hosts = redis.call('ZRANGEBYSCORE', P .. 'sched', '-inf', now, 'LIMIT', 0,
 local rateAt = -1
 for _, host in ipairs(hosts) do
     if redis.call('LLEN', P .. 'q:' .. host) == 0 then
-        redis.call('ZREM', P .. 'sched', host)
+        -- Scheduled with nothing queued: a tripped host whose give-up is due (reschedule); giving it up
+        -- queues its URLs waiting for a retry, leased as skips from the next call.
+        local g = giveup_at(host)
+        if g > 0 and g <= now and redis.call('HGET', P .. 'host:' .. host, 'breaker') == 'open' and
+            breaker_settings().on then
+            give_up(host, now)
+        end
+        if redis.call('LLEN', P .. 'q:' .. host) == 0 then redis.call('ZREM', P .. 'sched', host) end
     else
         local r = budget_try(host, lease, now, ttl)
-        if r[1] == 1 then
+        -- 7: given up. The URL is still leased (its row goes through acknowledge like any other, exactly
+        -- once; a worker that dies holding it loses nothing), but without a slot or an attempt.
+        local skip = r[3] == 7
+        if r[1] == 1 or skip then
             local id = redis.call('LPOP', P .. 'q:' .. host)
             local uk = P .. 'u:' .. id
-            redis.call('HINCRBY', uk, 'attempts', 1)
+            if not skip then redis.call('HINCRBY', uk, 'attempts', 1) end
             redis.call('HSET', uk, 'state', 'leased', 'lease', lease)
             redis.call('ZADD', P .. 'leases', now + ttl, lease)
             redis.call('HSET', lk, 'id', id, 'owner', owner, 'host', host, 'state', 'leased')
+            if skip then redis.call('HSET', lk, 'skip', 1) end
             counts('queued', -1, 'leased', 1)
             reschedule(host, now)
             return granted(id, host, now + ttl)
@@ -593,8 +686,12 @@ local id, host = l[1], l[3]
 redis.call('ZREM', P .. 'leases', lease)
 redis.call('HSET', P .. 'l:' .. lease, 'state', 'released')
 redis.call('PEXPIRE', P .. 'l:' .. lease, 3600000)
-if ARGV[5] == '0' then redis.call('HINCRBY', P .. 'u:' .. id, 'attempts', -1) end
-if tonumber(ARGV[3]) <= now then
+local skip = redis.call('HGET', P .. 'l:' .. lease, 'skip') == '1'
+if ARGV[5] == '0' and not skip then redis.call('HINCRBY', P .. 'u:' .. id, 'attempts', -1) end
+-- A retry on a host given up meanwhile (the failed probe that gave it up, an attempt that was in flight)
+-- waits for nothing: it is queued at once and ends as `skipped`.
+local gaveUp = redis.call('HGET', P .. 'host:' .. host, 'breaker') == 'gaveup' and breaker_settings().on
+if tonumber(ARGV[3]) <= now or gaveUp then
     -- Due now (given back unsent, a worker going away): the front of its host's queue, its turn kept.
     redis.call('HSET', P .. 'u:' .. id, 'state', 'queued', 'lease', '')
     redis.call('LPUSH', P .. 'q:' .. host, id)

@@ -28,16 +28,17 @@ struct ClusterLimits {
     qint64 version = 0;       // bumped by every change to the limits or to a host override
     int jitterPermille = 0;   // --jitter x 1000: each host's gap is interval x (1 + U(0, jitter))
     double maxRatePerSec = 0; // --max-rate: request starts per second over every worker together; 0: off
-    // --breaker-*: each host's circuit breaker, its window shared by every worker (HostBreaker's rules).
-    // giveUpS is not applied in a shared crawl (a tripped host keeps probing; docs/cluster.md).
+    // --breaker-*: each host's circuit breaker, its window and give-up clock shared by every worker
+    // (HostBreaker's rules).
     BreakerSettings breaker;
 };
 
 // What one completed attempt did to its host's shared circuit breaker (ClusterHostBudget::recordAttempt).
 struct BreakerRecord {
-    enum class Transition { None = 0, Tripped = 1, Recovered = 2 };
+    // GaveUp: the probe failed past the give-up time; the host's remaining URLs end as `skipped`.
+    enum class Transition { None = 0, Tripped = 1, Recovered = 2, GaveUp = 3 };
     Transition transition = Transition::None;
-    QString state;          // closed, open, halfopen
+    QString state;          // closed, open, halfopen, gaveup
     qint64 probeAtMs = 0;   // open: when the probe may start (server clock)
     int failures = 0;       // in the window, after this attempt
     int count = 0;          // attempts in the window
@@ -59,7 +60,8 @@ struct StartDecision {
         Interval = 3,
         HostBusy = 4,
         GlobalBusy = 5,
-        RateCap = 6 // --max-rate: the crawl-wide start rate; atMs is when the next start may be
+        RateCap = 6, // --max-rate: the crawl-wide start rate; atMs is when the next start may be
+        GivenUp = 7  // the host's breaker gave it up: nothing starts there again
     };
     bool granted = false;
     // Granted: the server time of the grant. Refused: when to ask again (for HostBusy/GlobalBusy an upper
@@ -76,7 +78,7 @@ struct HostBudgetStatus {
     int inFlight = 0;
     qint64 nextStartMs = 0;
     qint64 pausedUntilMs = 0;
-    QString breaker; // closed, open, halfopen
+    QString breaker; // closed, open, halfopen, gaveup
     qint64 breakerUntilMs = 0;
     QString breakerReason; // why it last tripped, in a local crawl's words; empty when it never did
     qint64 starts = 0;
@@ -116,6 +118,10 @@ struct ClusterLease {
     // Steady clock (ns) when the lease call that granted it was sent: the grant is at most this old plus the
     // time since, whatever the clocks of the machines say. A worker that gets a lease late does not send it.
     qint64 askedAtSteadyNs = 0;
+    // The host was given up by its breaker: the worker acknowledges the URL as `skipped` without a request
+    // (the lease took no slot and counted no attempt). givenUpReason: the breaker's words for it.
+    bool givenUp = false;
+    QString givenUpReason;
 };
 
 struct LeaseResult {

@@ -68,7 +68,11 @@ CrawlSnapshot toCrawlSnapshot(const ClusterWatchSnapshot &s, qint64 intervalGuar
         host.intervalMs = host.effectiveIntervalMs = userInterval(s.limits.intervalMs);
         host.queued = b.queued;
         host.started = b.starts;
-        if (b.pausedUntilMs > now) {
+        if (b.breaker == QLatin1String("gaveup")) {
+            // As a local crawl shows it: given up, its remaining URLs skipped.
+            host.breakerState = BreakerState::GaveUp;
+            host.breakerReason = b.breakerReason;
+        } else if (b.pausedUntilMs > now) {
             host.state = HostState::BackingOff;
             host.stateUntilMs = b.pausedUntilMs + s.localMinusServerMs;
         } else if (b.breaker == QLatin1String("open") && b.breakerUntilMs > now) {

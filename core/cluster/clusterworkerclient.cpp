@@ -181,6 +181,11 @@ void ClusterWorkerClient::tryStartHop(const QByteArray &leaseId, const QString &
         Q_EMIT hopDecision(leaseId, false, kMaxPollMs, askedAtNs);
         return;
     }
+    if (decision.reason == StartDecision::Reason::GivenUp) {
+        // Nothing starts there again: the lease's URL ends as `skipped`, with the breaker's words for why.
+        Q_EMIT hopGivenUp(leaseId, host, m_budget->hostStatus(host).breakerReason);
+        return;
+    }
     if (decision.granted)
         m_hops.insert(leaseId, host);
     const qint64 askAgainInMs =

@@ -84,8 +84,8 @@ public Q_SLOTS:
     // finishHop(). One hop grant per lease at a time.
     void tryStartHop(const QByteArray &leaseId, const QString &host);
     // A completed attempt on `host` under grant `grantId` (a lease id, or "<lease>:hop"), for the host's
-    // shared circuit breaker; emits breakerChanged() when it tripped or recovered. Call it before the
-    // acknowledge/retryLater/finishHop that frees the grant (same thread: they run in order).
+    // shared circuit breaker; emits breakerChanged() when it tripped, recovered or gave up. Call it before
+    // the acknowledge/retryLater/finishHop that frees the grant (same thread: they run in order).
     void recordAttempt(const QString &host, const QByteArray &grantId, int health);
     void finishHop(const QByteArray &leaseId);
     // A worker going away: every held lease goes back to its host's queue at once (attempt counted).
@@ -114,6 +114,8 @@ Q_SIGNALS:
     void unreachable(const QString &error, bool permanent);
     // askedAtSteadyNs: when the grant was asked for (steady clock), like ClusterLease::askedAtSteadyNs.
     void hopDecision(const QByteArray &leaseId, bool granted, qint64 askAgainInMs, qint64 askedAtSteadyNs);
+    // The hop's host was given up by its breaker (instead of hopDecision): the URL must end as `skipped`.
+    void hopGivenUp(const QByteArray &leaseId, const QString &host, const QString &reason);
     void breakerChanged(const QString &host, const crawl::BreakerRecord &record);
 
 private:

@@ -155,8 +155,10 @@ private Q_SLOTS:
             "");
         row("set breaker", "--cluster URL --crawl c1 --cluster-set --breaker-cooldown 9", "");
         row("coordinator with give-up",
-            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --breaker-give-up 60",
-            "--breaker-give-up");
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --breaker-give-up 60", "");
+        row("set give-up", "--cluster URL --crawl c1 --cluster-set --breaker-give-up 120", "");
+        row("worker with give-up", "--headless --worker --cluster URL --breaker-give-up 60",
+            "--breaker-give-up is a shared limit");
         row("coordinator with adaptive",
             "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --adaptive", "--adaptive");
         row("coordinator with threads",
@@ -249,12 +251,12 @@ private Q_SLOTS:
                     .isEmpty());
         QVERIFY(clusterCoordinatorFlagRefusal({QStringLiteral("jitter")}).isEmpty()); // shared since then
         // Shared since the breaker and the rate cap live in Redis too.
-        QVERIFY(
-            clusterCoordinatorFlagRefusal({QStringLiteral("max-rate"), QStringLiteral("breaker-window"),
-                                           QStringLiteral("breaker-threshold"),
-                                           QStringLiteral("breaker-cooldown"), QStringLiteral("no-breaker")})
-                .isEmpty());
-        for (const char *flag : {"adaptive", "breaker-give-up", "threads"})
+        QVERIFY(clusterCoordinatorFlagRefusal(
+                    {QStringLiteral("max-rate"), QStringLiteral("breaker-window"),
+                     QStringLiteral("breaker-threshold"), QStringLiteral("breaker-cooldown"),
+                     QStringLiteral("no-breaker"), QStringLiteral("breaker-give-up")})
+                    .isEmpty());
+        for (const char *flag : {"adaptive", "threads"})
             QVERIFY2(clusterCoordinatorFlagRefusal({QStringLiteral("per-host"), QString::fromLatin1(flag)})
                          .startsWith(QStringLiteral("--%1 ").arg(QString::fromLatin1(flag))),
                      flag);
