@@ -553,8 +553,16 @@ void MainWindow::onCrawlFileLoaded(const CrawlFileInfo &info) {
 bool MainWindow::resumeCrawl(const QString &path) {
     if (crawl::isActive(m_engine->state()))
         return false;
-    m_crawlLoader->cancel();
     const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (!m_crawlCopier->source().isEmpty() &&
+        QFileInfo(m_crawlCopier->source()).absoluteFilePath() == absolute) {
+        // The crawl would lock its file against the copy's reads: the copy would stall, or the crawl not
+        // start.
+        statusBar()->showMessage(
+            tr("Wait for the copy of this crawl to be saved, or cancel it, before resuming it"), 10'000);
+        return false;
+    }
+    m_crawlLoader->cancel();
     QString listName = m_inputName;
     // The engine may still hold this very file (a crawl that stopped here): it lets go when it starts.
     if (!(m_crawlFileLive && absolute == QFileInfo(m_crawlFile).absoluteFilePath())) {

@@ -4,6 +4,7 @@
 // closing the window during a copy cancels it cleanly.
 #include "crawlfiles/crawlfilecopier.h"
 #include "crawlfiles/crawlfileinfo.h"
+#include "engine/crawlengine.h"
 #include "eventlooplagprobe.h"
 #include "freshsettings.h"
 #include "input/urlnormalizer.h"
@@ -177,6 +178,10 @@ private Q_SLOTS:
         QVERIFY2(saved.last().at(2).toString().contains(QLatin1String("still being saved")),
                  qPrintable(saved.last().at(2).toString()));
         QVERIFY(!QFileInfo::exists(second));
+        QVERIFY(cancel->isVisible());
+        // Resuming the crawl being copied would lock the copy out: refused, the copy goes on.
+        QVERIFY(!window->resumeCrawl(source));
+        QVERIFY(!crawl::isActive(window->engine()->state()));
         QVERIFY(cancel->isVisible());
         // The window kept answering while the copy ran (it never waits on the copy).
         QVERIFY2(lag.maxMs() < 500, qPrintable(QString::number(lag.maxMs())));

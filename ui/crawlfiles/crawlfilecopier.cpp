@@ -33,6 +33,7 @@ void CrawlFileCopier::abandon() {
         m_stop->store(true);
     m_worker.cancel();
     m_stop.reset();
+    m_source.clear();
     m_target.clear();
 }
 
@@ -45,6 +46,7 @@ void CrawlFileCopier::copy(const QString &path, const QString &target) {
         return;
     }
     const quint64 job = ++m_job;
+    m_source = path;
     m_target = target;
     m_stop = std::make_shared<std::atomic_bool>(false);
     m_worker.start(
@@ -66,6 +68,7 @@ void CrawlFileCopier::copy(const QString &path, const QString &target) {
                 post([this, ok, target, error] {
                     m_worker.finish();
                     m_stop.reset();
+                    m_source.clear();
                     m_target.clear();
                     Q_EMIT copied(ok, target, error);
                 });

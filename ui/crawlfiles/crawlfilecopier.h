@@ -32,6 +32,7 @@ public:
     // Stops a copy under way and waits for it (the owner is going away): nothing is reported.
     void abandon();
     bool isRunning() const { return m_worker.isRunning(); }
+    QString source() const { return m_source; } // the file being copied; empty when none is
 
 Q_SIGNALS:
     void progress(qint64 pagesCopied, qint64 pagesTotal);
@@ -40,7 +41,8 @@ Q_SIGNALS:
 private:
     WorkerThread m_worker;
     quint64 m_job = 0;
-    QString m_target;                         // of the copy under way
+    QString m_source; // of the copy under way
+    QString m_target;
     std::shared_ptr<std::atomic_bool> m_stop; // that copy's Cancel (the worker's own flag joins)
     int m_pagesPerStep = kDefaultPagesPerStep;
     int m_pauseMs = 0;
