@@ -4,6 +4,7 @@
 #include "cluster/clusterattachdialog.h"
 #include "cluster/clustersession.h"
 #include "cluster/clusterworkerspage.h"
+#include "crawlfiles/crawlfilecopier.h"
 #include "crawlfiles/crawlfileinfo.h"
 #include "crawlfiles/crawlfileloader.h"
 #include "crawlfiles/crawlfilename.h"
@@ -99,7 +100,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_actions(new MainActions(this))
     , m_rules(new CrawlRulesEditor(this))
     , m_crawlLoader(new CrawlFileLoader(this))
-    , m_crawlCopier(new CrawlFileLoader(this))
+    , m_crawlCopier(new CrawlFileCopier(this))
     , m_crawlsFolder(crawlfilename::defaultFolder())
     , m_feed(new ResultsFeed(this)) {
     setWindowTitle(tr("Crawlscope"));
@@ -188,7 +189,7 @@ MainWindow::~MainWindow() {
     m_loader->cancel();
     m_exporter->cancel();
     m_crawlLoader->cancel();
-    m_crawlCopier->cancel();
+    m_crawlCopier->abandon(); // removes its partial file
     disconnect(m_engine, nullptr, this, nullptr);
     disconnect(m_cluster, nullptr, this, nullptr); // its destructor detaches after this window's members
 }
@@ -415,25 +416,26 @@ void MainWindow::createCrawlFileActions() {
             QMessageBox::warning(this, tr("Cannot open the crawl"), error);
         Q_EMIT crawlFileOpened(path, -1, false);
     });
-    const auto saved = [this](bool ok, const QString &target, const QString &error) {
+    const auto copyEnded = [this](bool ok, const QString &target, const QString &error) {
+        bool cancelledByUser = false;
+        if (target == m_savingCrawlTo) {
+            cancelledByUser = m_saveCancelled;
+            m_savingCrawlTo.clear();
+            m_saveCancelled = false;
+            m_status->hideTask();
+            m_cancelSave->hide();
+        }
         statusBar()->showMessage(ok ? tr("Crawl saved to %1").arg(QDir::toNativeSeparators(target))
                                     : tr("Saving the crawl failed: %1").arg(error),
                                  10'000);
-        if (!ok && m_confirm)
+        if (!ok && !cancelledByUser && m_confirm) // the user's own Cancel needs no warning
             QMessageBox::warning(this, tr("Save Crawl As"), error);
         Q_EMIT crawlSaved(ok, target, error);
     };
-    connect(m_engine, &crawl::CrawlEngine::journalCopied, this,
-            [this, saved](bool ok, const QString &target, const QString &error) {
-                if (target == m_savingCrawlTo) {
-                    m_savingCrawlTo.clear();
-                    m_status->hideTask();
-                    m_cancelSave->hide();
-                }
-                saved(ok, target, error);
-            });
-    connect(m_crawlCopier, &CrawlFileLoader::copied, this, saved);
-    // A live crawl is copied step by step on its journal thread (commits go on): progress and Cancel.
+    connect(m_engine, &crawl::CrawlEngine::journalCopied, this, copyEnded);
+    connect(m_crawlCopier, &CrawlFileCopier::copied, this, copyEnded);
+    // Both copies go step by step off this thread (a live crawl's on its journal thread, where commits go
+    // on; an opened one's on a worker): progress and Cancel, whatever the size of the file.
     m_cancelSave = new QPushButton(tr("Cancel Save"), statusBar());
     m_cancelSave->setObjectName(QStringLiteral("cancelSave"));
     m_cancelSave->setToolTip(tr("Stop saving the copy of the crawl; no file is written"));
@@ -447,10 +449,12 @@ void MainWindow::createCrawlFileActions() {
     statusBar()->addPermanentWidget(m_textsProblem);
     showTextsProblem();
     connect(m_cancelSave, &QPushButton::clicked, this, &MainWindow::cancelCrawlSave);
-    connect(m_engine, &crawl::CrawlEngine::journalCopyProgress, this, [this](qint64 copied, qint64 total) {
+    const auto copyProgress = [this](qint64 copied, qint64 total) {
         if (!m_cancelSave->isHidden())
             m_status->showTask(tr("Saving the crawl %p%"), copied, std::max<qint64>(total, 1));
-    });
+    };
+    connect(m_engine, &crawl::CrawlEngine::journalCopyProgress, this, copyProgress);
+    connect(m_crawlCopier, &CrawlFileCopier::progress, this, copyProgress);
 
     // An opened crawl's Hosts tab and summary, read from the file beside its rows.
     m_crawlSummary = new CrawlFileSummaryReader(this);
@@ -477,7 +481,17 @@ void MainWindow::createCrawlFileActions() {
 }
 
 void MainWindow::cancelCrawlSave() {
+    if (m_savingCrawlTo.isEmpty())
+        return;
+    m_saveCancelled = true;
+    // Only one of them has a copy under way; the other has nothing to cancel.
     m_engine->cancelJournalCopy();
+    m_crawlCopier->cancel();
+}
+
+void MainWindow::setCrawlCopyStep(int pagesPerStep, int pauseMs) {
+    m_engine->setJournalCopyStep(pagesPerStep, pauseMs);
+    m_crawlCopier->setStep(pagesPerStep, pauseMs);
 }
 
 void MainWindow::setCrawlsFolder(const QString &folder) {
@@ -539,8 +553,16 @@ void MainWindow::onCrawlFileLoaded(const CrawlFileInfo &info) {
 bool MainWindow::resumeCrawl(const QString &path) {
     if (crawl::isActive(m_engine->state()))
         return false;
-    m_crawlLoader->cancel();
     const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (!m_crawlCopier->source().isEmpty() &&
+        QFileInfo(m_crawlCopier->source()).absoluteFilePath() == absolute) {
+        // The crawl would lock its file against the copy's reads: the copy would stall, or the crawl not
+        // start.
+        statusBar()->showMessage(
+            tr("Wait for the copy of this crawl to be saved, or cancel it, before resuming it"), 10'000);
+        return false;
+    }
+    m_crawlLoader->cancel();
     QString listName = m_inputName;
     // The engine may still hold this very file (a crawl that stopped here): it lets go when it starts.
     if (!(m_crawlFileLive && absolute == QFileInfo(m_crawlFile).absoluteFilePath())) {
@@ -673,23 +695,22 @@ void MainWindow::saveCrawlAs(const QString &target) {
             this, [this, target, busy] { Q_EMIT crawlSaved(false, target, busy); }, Qt::QueuedConnection);
         return;
     }
+    if (!m_savingCrawlTo.isEmpty()) {
+        // Reported later, like every copy's end, so callers handle one kind of answer.
+        const QString error = tr("a copy of the crawl to %1 is still being saved")
+                                  .arg(QDir::toNativeSeparators(m_savingCrawlTo));
+        QMetaObject::invokeMethod(
+            this, [this, target, error] { Q_EMIT crawlSaved(false, target, error); }, Qt::QueuedConnection);
+        return;
+    }
     statusBar()->showMessage(tr("Saving the crawl to %1…").arg(QDir::toNativeSeparators(target)));
-    // The live store is copied on its own thread (the frontier's connection); an opened one from here.
-    if (m_crawlFileLive && m_engine->hasOpenJournal()) {
-        if (!m_savingCrawlTo.isEmpty()) {
-            // Reported later, like every copy's end, so callers handle one kind of answer.
-            const QString error = tr("a copy of the crawl to %1 is still being saved")
-                                      .arg(QDir::toNativeSeparators(m_savingCrawlTo));
-            QMetaObject::invokeMethod(
-                this, [this, target, error] { Q_EMIT crawlSaved(false, target, error); },
-                Qt::QueuedConnection);
-            return;
-        }
-        m_savingCrawlTo = target;
-        m_cancelSave->show();
-        m_status->showTask(tr("Saving the crawl %p%"), 0, 0);
+    m_savingCrawlTo = target;
+    m_cancelSave->show();
+    m_status->showTask(tr("Saving the crawl %p%"), 0, 0);
+    // The live store is copied on its own thread (the frontier's connection); an opened one on a worker.
+    if (m_crawlFileLive && m_engine->hasOpenJournal())
         m_engine->saveJournalCopy(target);
-    } else
+    else
         m_crawlCopier->copy(m_crawlFile, target);
 }
 
@@ -1339,6 +1360,7 @@ void MainWindow::closeEvent(QCloseEvent *event) {
     }
     m_loader->cancel();
     m_exporter->cancel();
+    cancelCrawlSave(); // a copy left half-made would be a file the user never asked for
     writeSettings();
     event->accept();
 }

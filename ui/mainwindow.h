@@ -44,6 +44,7 @@ class ChartsPanel;
 class ClusterAttachDialog;
 class ClusterSession;
 class ClusterWorkersPage;
+class CrawlFileCopier;
 class CrawlFileLoader;
 class CrawlFileSummaryReader;
 class CrawlFilesDialog;
@@ -101,7 +102,9 @@ public:
     bool resumeCrawl(const QString &path);
     // A consistent copy of the crawl shown, made while it runs; reported by crawlSaved.
     void saveCrawlAs(const QString &target);
-    void cancelCrawlSave(); // abandons a Save Crawl As of the live crawl under way (no file is left)
+    void cancelCrawlSave(); // abandons the Save Crawl As under way (no file is left; a replaced one is kept)
+    // How Save As copies: pages per step and the least time between steps (a test hook: 0 by default).
+    void setCrawlCopyStep(int pagesPerStep, int pauseMs);
     // At start: the newest crawl this user's window was running when its process died (not stopped,
     // not held by a live process) is offered: Resume / Open / Discard. Null when there is none.
     QMessageBox *offerInterruptedCrawl();
@@ -231,12 +234,13 @@ private:
     QStackedWidget *m_centralStack = nullptr;
     QMetaObject::Connection m_demoConnection;
     CrawlFileLoader *m_crawlLoader;
-    CrawlFileLoader *m_crawlCopier;
+    CrawlFileCopier *m_crawlCopier; // Save As of an opened crawl (a live one is copied by the engine)
     CrawlFileSummaryReader *m_crawlSummary = nullptr; // an opened crawl's hosts and summary
     QLabel *m_textsProblem = nullptr;                 // in the status bar while the results' texts file fails
     QString m_textsProblemShown;
-    QPushButton *m_cancelSave = nullptr; // in the status bar while a live crawl is copied
+    QPushButton *m_cancelSave = nullptr; // in the status bar while a crawl is copied
     QString m_savingCrawlTo;             // that copy's target; empty when none runs
+    bool m_saveCancelled = false;        // the user cancelled that copy
     RecentMenu *m_recentCrawls = nullptr;
     QAction *m_openCrawl = nullptr;
     QAction *m_saveCrawl = nullptr;

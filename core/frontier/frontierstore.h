@@ -60,11 +60,9 @@ public:
     virtual std::optional<HostRecord> hostRecord(const QString &hostKey) = 0;
     virtual QList<CrawlResult> rowsPage(qint64 afterId, int limit, RowFilter filter) = 0;
 
-    // A consistent copy of the whole crawl at `target` while it runs ("Save Crawl As"); replaces an
-    // existing target only once the copy is complete. A failed copy sets *error, not lastError(): it is
-    // not the crawl's failure.
-    virtual bool saveCopy(const QString &target, QString *error) = 0;
-    // The same copy, step by step (see StoreBackup); null with *error when it cannot start.
+    // A consistent copy of the whole crawl at `target` ("Save Crawl As"), made step by step (see
+    // StoreBackup); replaces an existing target only once the copy is complete. Null with *error (not
+    // lastError(): it is not the crawl's failure) when it cannot start.
     virtual std::unique_ptr<StoreBackup> startBackup(const QString &target, QString *error) = 0;
 };
 

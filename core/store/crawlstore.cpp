@@ -1,7 +1,6 @@
 #include "store/crawlstore.h"
 
 #include "frontier/crawljournal.h"
-#include "store/savecopytarget.h"
 #include "store/storebackup.h"
 
 #include <QDateTime>
@@ -1369,45 +1368,6 @@ QList<QueryPlan> CrawlStore::hotPathQueryPlans() {
 
 std::unique_ptr<StoreBackup> CrawlStore::startBackup(const QString &target, QString *error) {
     return StoreBackup::start(m_db, m_path, target, error, settings().value(journalkey::inputPath));
-}
-
-bool CrawlStore::saveCopy(const QString &target, QString *error) {
-    const QFileInfo targetInfo(target);
-    *error = SaveCopyTarget::refusal(
-        SaveCopyTarget::resolve(m_path, target, settings().value(journalkey::inputPath)), target);
-    if (!error->isEmpty())
-        return false;
-    // VACUUM INTO refuses a non-empty file: write beside the target (a new empty file of our own) and
-    // rename, so a failed copy never destroys the file it was to replace.
-    const QString partial = SaveCopyTarget::createPartialFile(target, error);
-    if (partial.isEmpty())
-        return false;
-    SqlStatement vacuum;
-    int rc = vacuum.prepare(m_db, "VACUUM INTO ?1");
-    if (rc == SQLITE_OK) {
-        vacuum.bind(1, partial);
-        rc = vacuum.step();
-        vacuum.reset();
-    }
-    if (rc != SQLITE_OK && rc != SQLITE_DONE) {
-        const StoreError crawlError = m_error; // the crawl's own state is unaffected by a failed copy
-        fail(rc, QStringLiteral("saving a copy to %1").arg(target));
-        *error = m_error.message;
-        m_error = crawlError;
-        QFile::remove(partial);
-        return false;
-    }
-    if (targetInfo.exists() && !QFile::remove(target)) {
-        QFile::remove(partial);
-        *error = QStringLiteral("cannot replace %1 with the copy of the crawl").arg(target);
-        return false;
-    }
-    if (!QFile::rename(partial, target)) {
-        QFile::remove(partial);
-        *error = QStringLiteral("cannot move the copy of the crawl to %1").arg(target);
-        return false;
-    }
-    return true;
 }
 
 } // namespace crawl

@@ -150,10 +150,8 @@ public:
     // The same rows, a page at a time after entry id `afterId` (0: from the start), for paged views.
     QList<CrawlResult> rowsPage(qint64 afterId, int limit, RowFilter filter = RowFilter::All) override;
 
-    // VACUUM INTO a file beside `target`, renamed over it once complete: one read transaction, so the copy
-    // is consistent even while results commit, and it runs on this connection (the exclusive lock).
-    bool saveCopy(const QString &target, QString *error) override;
-    // The same copy made step by step on this connection (StoreBackup), so commits go on between steps.
+    // Save Crawl As, live or opened: a copy made step by step on this connection (StoreBackup), so commits
+    // go on between steps and a copy of any size shows progress and can be cancelled.
     std::unique_ptr<StoreBackup> startBackup(const QString &target, QString *error) override;
 
     // EXPLAIN QUERY PLAN of every statement on the hot path.

@@ -1,7 +1,7 @@
 // Save Crawl As targets (SaveCopyTarget): the pure refusal over resolved paths, the resolution (links
-// followed, absent files in a linked folder), and both copy paths of the store (VACUUM INTO for an opened
-// crawl, StoreBackup for a live one) refusing the crawl's own SQLite files and its input list and leaving
-// a user's own "<target>.partial" alone.
+// followed, absent files in a linked folder), and the store's one copy (StoreBackup), from a live crawl's
+// connection and from an opened crawl's read-only one, refusing the crawl's own SQLite files and its input
+// list and leaving a user's own "<target>.partial" alone.
 #include "frontier/crawljournal.h"
 #include "store/crawlstore.h"
 #include "store/savecopytarget.h"
@@ -123,8 +123,9 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QLatin1String("missing")), qPrintable(error));
     }
 
-    // Both copy paths of a real store: the live -wal, the input list refused, their bytes untouched; an
-    // existing "<target>.partial" survives a successful copy.
+    // Both copy paths of a real store (the live crawl's connection, an opened crawl's read-only one): the
+    // live -wal, the input list refused, their bytes untouched; an existing "<target>.partial" survives a
+    // successful copy.
     void storeCopiesRefuseItsOwnFiles() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
@@ -138,46 +139,61 @@ private Q_SLOTS:
         QVERIFY(store->setSettings({{QStringLiteral("test.key"), QStringLiteral("a write into the wal")}}));
         const QString wal = path + QStringLiteral("-wal");
         QVERIFY2(QFileInfo(wal).isFile(), "the store is expected to run in WAL mode");
-        const QByteArray walBefore = contents(wal);
 
-        QString message;
-        QVERIFY(!store->saveCopy(wal, &message));
-        QVERIFY2(message.contains(QLatin1String("SQLite")), qPrintable(message));
-        message.clear();
-        QVERIFY(!store->startBackup(wal, &message));
-        QVERIFY2(message.contains(QLatin1String("SQLite")), qPrintable(message));
-        QCOMPARE(contents(wal), walBefore);
+        const auto copyAll = [](CrawlStore &source, const QString &target) -> QString {
+            QString message;
+            std::unique_ptr<StoreBackup> backup = source.startBackup(target, &message);
+            if (!backup)
+                return message;
+            StoreBackup::Step step = StoreBackup::Step::More;
+            for (int i = 0; i < 10'000 && step == StoreBackup::Step::More; ++i)
+                step = backup->step(16);
+            return step == StoreBackup::Step::Done ? QString()
+                                                   : QStringLiteral("not done: ") + backup->error();
+        };
+        const auto refusals = [&](CrawlStore &source) {
+            const bool walThere = QFileInfo::exists(wal);
+            const QByteArray walBefore = contents(wal);
+            QString message = copyAll(source, wal);
+            QVERIFY2(message.contains(QLatin1String("SQLite")), qPrintable(message));
+            QCOMPARE(QFileInfo::exists(wal), walThere);
+            QCOMPARE(contents(wal), walBefore);
+            message = copyAll(source, list);
+            QVERIFY2(message.contains(QLatin1String("list")), qPrintable(message));
+            QCOMPARE(contents(list), QByteArray("http://127.0.0.1:1/a\n"));
+        };
 
-        message.clear();
-        QVERIFY(!store->saveCopy(list, &message));
-        QVERIFY2(message.contains(QLatin1String("list")), qPrintable(message));
-        message.clear();
-        QVERIFY(!store->startBackup(list, &message));
-        QVERIFY2(message.contains(QLatin1String("list")), qPrintable(message));
-        QCOMPARE(contents(list), QByteArray("http://127.0.0.1:1/a\n"));
+        refusals(*store);
+        if (QTest::currentTestFailed())
+            return;
+        const QString live = dir.filePath(QStringLiteral("live-copy.crawl"));
+        QVERIFY(writeFile(live + QStringLiteral(".partial"), "keep me"));
+        QString message = copyAll(*store, live);
+        QVERIFY2(message.isEmpty(), qPrintable(message));
 
-        const QString copy = dir.filePath(QStringLiteral("copy.crawl"));
-        QVERIFY(writeFile(copy + QStringLiteral(".partial"), "keep me"));
-        message.clear();
-        QVERIFY2(store->saveCopy(copy, &message), qPrintable(message));
-        const QString stepped = dir.filePath(QStringLiteral("stepped.crawl"));
-        QVERIFY(writeFile(stepped + QStringLiteral(".partial"), "keep me too"));
-        std::unique_ptr<StoreBackup> backup = store->startBackup(stepped, &message);
-        QVERIFY2(backup, qPrintable(message));
-        StoreBackup::Step step = StoreBackup::Step::More;
-        for (int i = 0; i < 10'000 && step == StoreBackup::Step::More; ++i)
-            step = backup->step(16);
-        QCOMPARE(step, StoreBackup::Step::Done);
-        for (const QString &target : {copy, stepped}) {
-            StoreOptions readOnly;
-            readOnly.readOnly = true;
+        // The crawl as Open Crawl reads it (closed, opened read-only): the same refusals.
+        store.reset();
+        StoreOptions readOnly;
+        readOnly.readOnly = true;
+        std::unique_ptr<CrawlStore> opened = CrawlStore::open(path, &storeError, readOnly);
+        QVERIFY2(opened, qPrintable(storeError.message));
+        refusals(*opened);
+        if (QTest::currentTestFailed())
+            return;
+        const QString copy = dir.filePath(QStringLiteral("opened-copy.crawl"));
+        QVERIFY(writeFile(copy + QStringLiteral(".partial"), "keep me too"));
+        message = copyAll(*opened, copy);
+        QVERIFY2(message.isEmpty(), qPrintable(message));
+        opened.reset();
+
+        for (const QString &target : {live, copy}) {
             std::unique_ptr<CrawlStore> reopened = CrawlStore::open(target, &storeError, readOnly);
             QVERIFY2(reopened, qPrintable(storeError.message));
             QCOMPARE(reopened->settings().value(QStringLiteral("test.key")),
                      QStringLiteral("a write into the wal"));
         }
-        QCOMPARE(contents(copy + QStringLiteral(".partial")), QByteArray("keep me"));
-        QCOMPARE(contents(stepped + QStringLiteral(".partial")), QByteArray("keep me too"));
+        QCOMPARE(contents(live + QStringLiteral(".partial")), QByteArray("keep me"));
+        QCOMPARE(contents(copy + QStringLiteral(".partial")), QByteArray("keep me too"));
         QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("*.partial-*")}, QDir::Files | QDir::Hidden),
                  QStringList());
     }

@@ -99,29 +99,4 @@ void CrawlFileLoader::load(const QString &path) {
     });
 }
 
-void CrawlFileLoader::copy(const QString &path, const QString &target) {
-    const quint64 job = ++m_job;
-    m_worker.start(QStringLiteral("crawl file copy"), [this, path, target, job](const std::atomic_bool &) {
-        crawl::StoreError error;
-        crawl::StoreOptions options;
-        options.readOnly = true;
-        QString message;
-        std::unique_ptr<crawl::CrawlStore> store = crawl::CrawlStore::open(path, &error, options);
-        bool ok = false;
-        if (!store)
-            message = error.message;
-        else
-            ok = store->saveCopy(target, &message);
-        QMetaObject::invokeMethod(
-            this,
-            [this, job, ok, target, message] {
-                if (job != m_job)
-                    return;
-                m_worker.finish();
-                Q_EMIT copied(ok, target, message);
-            },
-            Qt::QueuedConnection);
-    });
-}
-
 } // namespace ui

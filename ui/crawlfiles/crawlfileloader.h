@@ -13,8 +13,8 @@ namespace ui {
 
 // File > Open Crawl: reads a crawl file's committed rows on a worker thread, a page at a time (the
 // store's rowsPage, in entry order), and hands them over in batches, so neither the disk nor a big
-// crawl stalls the window; only what the results model keeps is held. Also copies a crawl file that no
-// engine has open (Save Crawl As of an opened crawl). One job at a time; a newer one cancels the last.
+// crawl stalls the window; only what the results model keeps is held. One job at a time; a newer one
+// cancels the last. (Save Crawl As of an opened crawl: CrawlFileCopier.)
 class CrawlFileLoader : public QObject {
     Q_OBJECT
 public:
@@ -30,7 +30,6 @@ public:
     void load(const QString &path);
     // The consumer took `rows` of the loaded rows (into its views): the reader may read further.
     void rowsConsumed(qint64 rows);
-    void copy(const QString &path, const QString &target);
     void cancel();
     bool isRunning() const { return m_worker.isRunning(); }
 
@@ -40,7 +39,6 @@ Q_SIGNALS:
     // After the last batch: the file as read (its counts, state), or an error.
     void loaded(const ui::CrawlFileInfo &info);
     void failed(const QString &path, const QString &error);
-    void copied(bool ok, const QString &target, const QString &error);
 
 private:
     WorkerThread m_worker;
