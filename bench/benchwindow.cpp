@@ -60,6 +60,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <functional>
 #include <limits>
@@ -525,6 +526,18 @@ void benchOpenCrawl(TimedApplication &app, ui::MainWindow &window, const QString
                 loop.quit();
         });
     QTimer::singleShot(180'000, &loop, &QEventLoop::quit);
+    // CRAWLSCOPE_BENCH_TRACE=1: the RSS and the window's row count every 250 ms while it loads.
+    QTimer trace;
+    trace.setInterval(250);
+    QObject::connect(&trace, &QTimer::timeout, &loop, [&] {
+        const struct mallinfo2 heap = mallinfo2();
+        say("  %6.0f ms: %7d rows, RSS %.1f MiB, malloc heap %.1f (free %.1f) mmap'd %.1f MiB",
+            double(clock.nsecsElapsed()) / 1e6, window.resultsModel()->rowCount(), rssMiB(),
+            double(heap.arena) / 1048576.0, double(heap.fordblks) / 1048576.0,
+            double(heap.hblkhd) / 1048576.0);
+    });
+    if (qEnvironmentVariableIntValue("CRAWLSCOPE_BENCH_TRACE") > 0)
+        trace.start();
     ui::EventLoopLagProbe lag;
     app.resetSlowest();
     const ThreadSched schedBefore = guiThreadSched();
@@ -540,6 +553,7 @@ void benchOpenCrawl(TimedApplication &app, ui::MainWindow &window, const QString
     loop.exec();
     const double loadedMs = double(clock.nsecsElapsed()) / 1e6;
     lag.stop();
+    trace.stop();
     const ThreadSched schedAfter = guiThreadSched();
     QObject::disconnect(firstRows);
     QObject::disconnect(summary);
@@ -561,6 +575,38 @@ void benchOpenCrawl(TimedApplication &app, ui::MainWindow &window, const QString
             say("    %.1f ms wall, %.1f ms CPU: %s", slow.wallMs, slow.cpuMs, slow.what.constData());
     }
     ui::ResultsModel *model = window.resultsModel();
+    if (qEnvironmentVariableIntValue("CRAWLSCOPE_BENCH_TRACE") > 0) {
+        // The mappings that hold the most resident memory (anonymous heaps, the rows' chunks...).
+        QFile smaps(QStringLiteral("/proc/self/smaps"));
+        if (smaps.open(QIODevice::ReadOnly)) {
+            QByteArray header;
+            std::vector<std::pair<qint64, QByteArray>> maps;
+            qint64 small = 0;
+            for (const QByteArray &line : smaps.readAll().split('\n')) {
+                if (!line.isEmpty() && !line.contains(':'))
+                    continue;
+                if (line.size() > 0 && std::isxdigit(uchar(line[0])) && line.contains('-') &&
+                    line.indexOf(' ') > 8)
+                    header = line;
+                else if (line.startsWith("Rss:")) {
+                    const qint64 kib = line.mid(4).trimmed().split(' ').value(0).toLongLong();
+                    if (kib >= 2048)
+                        maps.emplace_back(kib, header);
+                    else
+                        small += kib;
+                }
+            }
+            std::sort(maps.begin(), maps.end(),
+                      [](const auto &a, const auto &b) { return a.first > b.first; });
+            qint64 sum = 0;
+            for (const auto &[kib, what] : maps) {
+                sum += kib;
+                say("  map %7.1f MiB %s", double(kib) / 1024.0, what.constData());
+            }
+            say("  maps >= 2 MiB: %.1f MiB in %d; the rest %.1f MiB", double(sum) / 1024.0, int(maps.size()),
+                double(small) / 1024.0);
+        }
+    }
     {
         const ui::ResultStore::MemoryUse use = model->store().memoryUse();
         const auto mib = [](qint64 bytes) { return round2(double(bytes) / 1048576.0); };
@@ -623,6 +669,10 @@ void benchOpenCrawl(TimedApplication &app, ui::MainWindow &window, const QString
                                      callMs};
     };
 
+    if (qgetenv("CRAWLSCOPE_BENCH_OPEN_STEPS") == "load") { // the load alone (e.g. under heaptrack)
+        notes.append(QStringLiteral("CRAWLSCOPE_BENCH_OPEN_STEPS=load: no sort, no filter"));
+        return;
+    }
     QTableView *view = window.resultsView();
     QHeaderView *header = view->horizontalHeader();
     auto *filter = qobject_cast<ui::ResultFilterSortModel *>(view->model());
