@@ -702,6 +702,7 @@ COMMIT;
         locked.get_future().wait();
         StoreOptions readOnly;
         readOnly.readOnly = true;
+        readOnly.busyWaitMs = CrawlStore::kReaderBusyWaitMs;
         StoreError error;
         auto reader = CrawlStore::open(path, &error, readOnly);
         holder.join();
