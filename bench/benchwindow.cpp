@@ -15,9 +15,16 @@
 //
 // Environment: CRAWLSCOPE_BENCH_URLS (default 30000), CRAWLSCOPE_BENCH_ROWS (default 1000000),
 // CRAWLSCOPE_BENCH_ONLY=rows (no crawls: a fresh window and the rows only, for its peak memory),
+// CRAWLSCOPE_BENCH_ONLY=open (no crawls, no synthetic rows: a fresh window opens a finished crawl file of
+// CRAWLSCOPE_BENCH_ROWS rows with MainWindow::openCrawl, then sorts and filters it; see benchOpenCrawl),
 // CRAWLSCOPE_BENCH_SPILL=0 (URLs and titles stay in memory, as before issue 11's spill file).
+#include "crawlfiles/crawlfileinfo.h"
+#include "crawlfiles/crawlfilesummaryreader.h"
 #include "engine/crawlengine.h"
 #include "eventlooplagprobe.h"
+#include "frontier/crawljournal.h"
+#include "input/urllistreader.h"
+#include "input/urlnormalizer.h"
 #include "mainwindow.h"
 #include "model/crawllimits.h"
 #include "model/fetchpolicy.h"
@@ -26,26 +33,37 @@
 #include "models/resultsmodel.h"
 #include "pages/resultspage.h"
 #include "status/guithreadslice.h"
+#include "store/crawlstore.h"
 #include "syntheticresults.h"
 #include "testsite.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
+#include <QHeaderView>
 #include <QHostAddress>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
+#include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTest>
 #include <QThread>
 #include <QTimer>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cstdio>
+#include <functional>
+#include <limits>
 #include <malloc.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -272,6 +290,465 @@ CrawlRun crawlOnce(TimedApplication &app, ui::MainWindow &window, const QByteArr
     return run;
 }
 
+// --- File > Open Crawl of a finished 1,000,000-row crawl ---------------------------------------------
+
+// Deterministic pseudo-random numbers (splitmix64): the same file every time it is rebuilt.
+quint64 mix(quint64 x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+// 14 hosts, unevenly busy (the first ones take most URLs), https and http, one on a non-default port.
+const char *const kOpenHosts[] = {"https://www.example-shop.com",       "https://blog.example-shop.com",
+                                  "https://cdn1.static-example.net",    "https://docs.example.org",
+                                  "http://legacy.example-shop.com",     "https://api.example-partner.io",
+                                  "https://www.example-news.co.uk",     "https://shop.example.de",
+                                  "https://media.example-cdn.com:8443", "https://support.example-shop.com",
+                                  "https://forum.example.org",          "http://old-blog.example.net",
+                                  "https://images.example-shop.com",    "https://careers.example.com"};
+const char *const kOpenWords[] = {"catalog", "product", "category", "shoes",   "winter", "sale",    "article",
+                                  "2024",    "news",    "help",     "guide",   "review", "outdoor", "kids",
+                                  "account", "search",  "tag",      "archive", "media",  "report"};
+
+// The URL for input line `i`: 40-120 bytes.
+QString openBenchUrl(quint64 i) {
+    const quint64 r = mix(i);
+    const int hostCount = int(std::size(kOpenHosts));
+    // Skewed: a square of a uniform number puts about half the URLs on the first four hosts.
+    const double u = double(r % 10'000) / 10'000.0;
+    const int host = std::min(hostCount - 1, int(u * u * hostCount));
+    QString url = QString::fromLatin1(kOpenHosts[host]);
+    const int segments = 1 + int((r >> 16) % 4);
+    for (int s = 0; s < segments; ++s)
+        url += QLatin1Char('/') + QLatin1String(kOpenWords[(r >> (20 + 4 * s)) % std::size(kOpenWords)]);
+    url += QStringLiteral("/item-%1").arg(i);
+    if ((r >> 40) % 3 == 0)
+        url += QStringLiteral("?ref=list&page=%1").arg((r >> 44) % 200);
+    else
+        url += QStringLiteral(".html");
+    return url.left(120);
+}
+
+// The terminal result of line `i`'s URL: mostly 200s, some redirected, 3xx/4xx/5xx, network errors,
+// timeouts and a few bodies over the cap, as a real site audit has them.
+crawl::CrawlResult openBenchResult(quint64 i, const QString &url) {
+    const quint64 r = mix(i ^ 0x5bd1e995ULL);
+    const int pick = int(r % 1000);
+    crawl::CrawlResult res;
+    res.attempts = 1;
+    res.latencyMs = 15 + qint64((r >> 10) % 900);
+    res.ttfbMs = res.latencyMs / 3;
+    res.startedAt = QDateTime::fromMSecsSinceEpoch(1'764'460'800'000 + qint64(i) * 7, Qt::UTC);
+    res.finishedAt = res.startedAt.addMSecs(res.latencyMs);
+    res.contentType = QStringLiteral("text/html; charset=utf-8");
+    res.finalUrl = url;
+    res.bytes = 2'000 + qint64((r >> 20) % 180'000);
+    const auto fail = [&](crawl::Outcome outcome, int status, const QString &error) {
+        res.outcome = outcome;
+        res.status = status;
+        res.error = error;
+    };
+    if (pick < 820) {
+        res.outcome = crawl::Outcome::Ok;
+        res.status = 200;
+        res.accepted = crawl::CrawlResult::Accepted::Yes;
+        res.title = QStringLiteral("%1 %2 – Example Shop")
+                        .arg(QLatin1String(kOpenWords[(r >> 30) % 20]))
+                        .arg((r >> 36) % 10'000);
+    } else if (pick < 860) {
+        res.outcome = crawl::Outcome::Ok;
+        res.status = 200;
+        res.redirects = 1;
+        res.finalUrl = url + QStringLiteral("/");
+        res.redirectChain = {url, res.finalUrl};
+        res.accepted = crawl::CrawlResult::Accepted::Yes;
+        res.title = QStringLiteral("Moved page %1").arg(i);
+    } else if (pick < 875) {
+        fail(crawl::Outcome::HttpError, 301, QStringLiteral("more than 10 redirects"));
+        res.redirects = 10;
+    } else if (pick < 935) {
+        fail(crawl::Outcome::HttpError, 404, QStringLiteral("HTTP 404 Not Found"));
+        res.title = QStringLiteral("Page not found");
+    } else if (pick < 945) {
+        fail(crawl::Outcome::HttpError, 410, QStringLiteral("HTTP 410 Gone"));
+    } else if (pick < 960) {
+        fail(crawl::Outcome::HttpError, 403, QStringLiteral("HTTP 403 Forbidden"));
+    } else if (pick < 975) {
+        fail(crawl::Outcome::HttpError, (r >> 50) % 2 ? 503 : 500,
+             (r >> 50) % 2 ? QStringLiteral("HTTP 503 Service Unavailable after 3 attempts")
+                           : QStringLiteral("HTTP 500 Internal Server Error after 3 attempts"));
+        res.attempts = 3;
+    } else if (pick < 988) {
+        fail(crawl::Outcome::NetworkError, 0,
+             (r >> 50) % 2 ? QStringLiteral("Connection refused")
+                           : QStringLiteral("Connection reset by peer"));
+        res.attempts = 3;
+        res.ttfbMs = -1;
+        res.bytes = 0;
+        res.contentType.clear();
+        res.finalUrl.clear();
+    } else if (pick < 997) {
+        fail(crawl::Outcome::Timeout, 0, QStringLiteral("no data for 30 s (inactivity timeout)"));
+        res.attempts = 3;
+        res.ttfbMs = -1;
+        res.bytes = 0;
+        res.contentType.clear();
+        res.finalUrl.clear();
+    } else {
+        fail(crawl::Outcome::TooLarge, 200, QStringLiteral("body over the 10 MiB cap"));
+        res.contentType = QStringLiteral("application/pdf");
+    }
+    return res;
+}
+
+// A finished crawl of `rows` URLs written through the crawl store's own API (input lines appended,
+// leased, recorded as results, exactly as a crawl commits them), cached in the temp folder under a name
+// keyed by the store's schema version, so re-runs only open it. Returns the path, or empty with `error`.
+QString openBenchCrawlFile(int rows, double *createMs, QString *error) {
+    constexpr int kGeneratorVersion = 1; // bump when the rows above change
+    const QString path = QDir(QDir::tempPath())
+                             .filePath(QStringLiteral("crawlscope-bench-open-s%1-g%2-%3.crawl")
+                                           .arg(crawl::CrawlStore::kSchemaVersion)
+                                           .arg(kGeneratorVersion)
+                                           .arg(rows));
+    *createMs = 0;
+    if (QFileInfo::exists(path)) {
+        const ui::CrawlFileInfo info = ui::CrawlFileInfo::read(path);
+        if (info.error.isEmpty() && info.done == rows && !info.isUnfinished())
+            return path;
+        say("cached crawl file %s is not usable (%s): writing it again", qPrintable(path),
+            qPrintable(info.error));
+    }
+    QElapsedTimer clock;
+    clock.start();
+    const QString part = path + QStringLiteral(".part");
+    for (const QString &stale : {path, part, part + QStringLiteral("-wal"), part + QStringLiteral("-shm")})
+        QFile::remove(stale);
+    {
+        crawl::StoreError storeError;
+        const QMap<QString, QString> settings{
+            {crawl::journalkey::inputKind, QStringLiteral("file")},
+            {crawl::journalkey::inputPath, QStringLiteral("/home/auditor/audit-1m.txt")},
+            {crawl::journalkey::inputComplete, QStringLiteral("1")},
+            {crawl::journalkey::createdAt, QStringLiteral("2026-11-30T02:00:00Z")},
+            {ui::CrawlFileInfo::kListName, QStringLiteral("audit-1m.txt")},
+        };
+        std::unique_ptr<crawl::CrawlStore> store = crawl::CrawlStore::create(part, settings, &storeError);
+        if (!store) {
+            *error = storeError.message;
+            return {};
+        }
+        const qint64 leaseUntil = std::numeric_limits<qint64>::max() / 2;
+        const int batch = 10'000;
+        for (int first = 0; first < rows; first += batch) {
+            QList<crawl::StoreInputLine> lines;
+            QSet<QString> hosts;
+            for (int i = first; i < std::min(rows, first + batch); ++i) {
+                const QString url = openBenchUrl(quint64(i));
+                lines.append(crawl::storeInputLine(crawl::InputLine{i + 1, url, crawl::normalizeUrl(url)}));
+                hosts.insert(lines.last().hostKey);
+            }
+            if (!store->appendInput(lines, 0)) {
+                *error = store->lastError().message;
+                return {};
+            }
+            crawl::ResultBatch results;
+            for (const QString &host : std::as_const(hosts)) {
+                const QList<crawl::PendingEntry> chunk = store->nextChunkForHost(host, batch, 1);
+                QList<qint64> ids;
+                for (const crawl::PendingEntry &e : chunk) {
+                    ids.append(e.id);
+                    results.finished.append({e.id, openBenchResult(quint64(e.lineNumber - 1), e.url)});
+                }
+                if (store->markInFlight(ids, QStringLiteral("bench"), leaseUntil) != ids.size()) {
+                    *error = QStringLiteral("lease failed: %1").arg(store->lastError().message);
+                    return {};
+                }
+                results.started.append(ids);
+            }
+            if (!store->recordResults(results)) {
+                *error = store->lastError().message;
+                return {};
+            }
+            if (first % 100'000 == 0)
+                say("writing the crawl file: %d of %d rows", first, rows);
+        }
+        if (!store->setSettings({{ui::CrawlFileInfo::kState, ui::CrawlFileInfo::kFinished}})) {
+            *error = store->lastError().message;
+            return {};
+        }
+    }
+    if (QFileInfo::exists(part + QStringLiteral("-wal")) || !QFile::rename(part, path)) {
+        *error = QStringLiteral("cannot move %1 into place").arg(part);
+        return {};
+    }
+    *createMs = double(clock.nsecsElapsed()) / 1e6;
+    return path;
+}
+
+// Opens `path` in `window` the way File > Open Crawl does (MainWindow::openCrawl, what the menu calls
+// with the file the dialog returned) and measures it; then a sort by a header click and a typed filter.
+void benchOpenCrawl(TimedApplication &app, ui::MainWindow &window, const QString &path, int rows,
+                    QJsonObject &out, QStringList &notes) {
+    window.tabs()->setCurrentIndex(2); // the results tab: what an auditor reads
+    QCoreApplication::processEvents();
+    malloc_trim(0);
+    const double rssBefore = rssMiB();
+    QAbstractItemModel *shown = window.resultsView()->model(); // what the table shows
+    QElapsedTimer clock;
+    double firstRowsMs = -1;
+    double summaryMs = -1;
+    QMetaObject::Connection firstRows =
+        QObject::connect(shown, &QAbstractItemModel::rowsInserted, &window, [&] {
+            if (firstRowsMs < 0)
+                firstRowsMs = double(clock.nsecsElapsed()) / 1e6;
+        });
+    auto *summaryReader = window.findChild<ui::CrawlFileSummaryReader *>();
+    QMetaObject::Connection summary;
+    if (summaryReader)
+        summary = QObject::connect(summaryReader, &ui::CrawlFileSummaryReader::summaryRead, &window,
+                                   [&] { summaryMs = double(clock.nsecsElapsed()) / 1e6; });
+    bool opened = false;
+    qint64 openedRows = -1;
+    QEventLoop loop;
+    QObject::connect(&window, &ui::MainWindow::crawlFileOpened, &loop,
+                     [&](const QString &, qint64 rowCount, bool) {
+                         opened = true;
+                         openedRows = rowCount;
+                         if (summaryMs >= 0 || !summaryReader)
+                             loop.quit();
+                     });
+    if (summaryReader)
+        QObject::connect(summaryReader, &ui::CrawlFileSummaryReader::summaryRead, &loop, [&] {
+            if (opened)
+                loop.quit();
+        });
+    QTimer::singleShot(180'000, &loop, &QEventLoop::quit);
+    // CRAWLSCOPE_BENCH_TRACE=1: the RSS and the window's row count every 250 ms while it loads.
+    QTimer trace;
+    trace.setInterval(250);
+    QObject::connect(&trace, &QTimer::timeout, &loop, [&] {
+        const struct mallinfo2 heap = mallinfo2();
+        say("  %6.0f ms: %7d rows, RSS %.1f MiB, malloc heap %.1f (free %.1f) mmap'd %.1f MiB",
+            double(clock.nsecsElapsed()) / 1e6, window.resultsModel()->rowCount(), rssMiB(),
+            double(heap.arena) / 1048576.0, double(heap.fordblks) / 1048576.0,
+            double(heap.hblkhd) / 1048576.0);
+    });
+    if (qEnvironmentVariableIntValue("CRAWLSCOPE_BENCH_TRACE") > 0)
+        trace.start();
+    ui::EventLoopLagProbe lag;
+    app.resetSlowest();
+    const ThreadSched schedBefore = guiThreadSched();
+    lag.start();
+    clock.start();
+    qint64 openCallNs = 0;
+    QTimer::singleShot(0, &loop, [&] { // inside the loop, as the menu's action runs
+        QElapsedTimer call;
+        call.start();
+        window.openCrawl(path);
+        openCallNs = call.nsecsElapsed();
+    });
+    loop.exec();
+    const double loadedMs = double(clock.nsecsElapsed()) / 1e6;
+    lag.stop();
+    trace.stop();
+    const ThreadSched schedAfter = guiThreadSched();
+    QObject::disconnect(firstRows);
+    QObject::disconnect(summary);
+    QCoreApplication::processEvents();
+    const double rssAfter = rssMiB();
+    const double peakMiB = double(peakResidentKiB()) / 1024.0;
+    const double worstWall = app.slowest.empty() ? 0 : app.slowest.front().wallMs;
+    say("open: %s; first rows shown %.0f ms, all %lld rows loaded %.0f ms (summary %.0f ms), open call %.1f "
+        "ms; longest stall %.1f ms (p99 %.1f), worst event %.1f ms wall / %.1f ms most CPU; GUI CPU %.0f ms, "
+        "waiting for a core %.0f ms; RSS %.1f -> %.1f MiB, peak %.1f MiB",
+        opened ? "opened" : "TIMED OUT", firstRowsMs, qlonglong(openedRows), loadedMs, summaryMs,
+        openCallNs / 1e6, lag.maxMs(), lag.p99Ms(), worstWall, app.maxCpuMs,
+        schedAfter.cpuMs - schedBefore.cpuMs, schedAfter.waitMs - schedBefore.waitMs, rssBefore, rssAfter,
+        peakMiB);
+    if (app.recording) {
+        say("  events over 16 ms: %d by wall time, %d by GUI CPU time; slowest:", app.eventsOver,
+            app.cpuEventsOver);
+        for (const TimedApplication::Slow &slow : app.slowest)
+            say("    %.1f ms wall, %.1f ms CPU: %s", slow.wallMs, slow.cpuMs, slow.what.constData());
+    }
+    ui::ResultsModel *model = window.resultsModel();
+    if (qEnvironmentVariableIntValue("CRAWLSCOPE_BENCH_TRACE") > 0) {
+        // The mappings that hold the most resident memory (anonymous heaps, the rows' chunks...).
+        QFile smaps(QStringLiteral("/proc/self/smaps"));
+        if (smaps.open(QIODevice::ReadOnly)) {
+            QByteArray header;
+            std::vector<std::pair<qint64, QByteArray>> maps;
+            qint64 small = 0;
+            for (const QByteArray &line : smaps.readAll().split('\n')) {
+                if (!line.isEmpty() && !line.contains(':'))
+                    continue;
+                if (line.size() > 0 && std::isxdigit(uchar(line[0])) && line.contains('-') &&
+                    line.indexOf(' ') > 8)
+                    header = line;
+                else if (line.startsWith("Rss:")) {
+                    const qint64 kib = line.mid(4).trimmed().split(' ').value(0).toLongLong();
+                    if (kib >= 2048)
+                        maps.emplace_back(kib, header);
+                    else
+                        small += kib;
+                }
+            }
+            std::sort(maps.begin(), maps.end(),
+                      [](const auto &a, const auto &b) { return a.first > b.first; });
+            qint64 sum = 0;
+            for (const auto &[kib, what] : maps) {
+                sum += kib;
+                say("  map %7.1f MiB %s", double(kib) / 1024.0, what.constData());
+            }
+            say("  maps >= 2 MiB: %.1f MiB in %d; the rest %.1f MiB", double(sum) / 1024.0, int(maps.size()),
+                double(small) / 1024.0);
+        }
+    }
+    {
+        const ui::ResultStore::MemoryUse use = model->store().memoryUse();
+        const auto mib = [](qint64 bytes) { return round2(double(bytes) / 1048576.0); };
+        const struct mallinfo2 heap = mallinfo2();
+        say("  store: rows %.1f MiB, texts in memory %.1f MiB (%.1f MiB spilled), extras %.1f MiB, interned "
+            "%.1f MiB; malloc heap %.1f MiB (%.1f free), mmap'd %.1f MiB",
+            mib(use.rows), mib(use.texts), mib(use.spilled), mib(use.extras), mib(use.interned),
+            mib(qint64(heap.arena)), mib(qint64(heap.fordblks)), mib(qint64(heap.hblkhd)));
+        out[QStringLiteral("open_store_rows_mib")] = mib(use.rows);
+        out[QStringLiteral("open_store_texts_mib")] = mib(use.texts);
+        out[QStringLiteral("open_store_spilled_mib")] = mib(use.spilled);
+    }
+    out[QStringLiteral("open_loaded")] = opened;
+    out[QStringLiteral("open_rows")] = model->rowCount();
+    out[QStringLiteral("open_file_rows")] = rows;
+    out[QStringLiteral("open_first_rows_ms")] = round2(firstRowsMs);
+    out[QStringLiteral("open_loaded_ms")] = round2(loadedMs);
+    out[QStringLiteral("open_summary_ms")] = round2(summaryMs);
+    out[QStringLiteral("open_call_ms")] = round2(double(openCallNs) / 1e6);
+    out[QStringLiteral("open_longest_turn_ms")] = round2(lag.maxMs());
+    out[QStringLiteral("open_lag_p99_ms")] = round2(lag.p99Ms());
+    out[QStringLiteral("open_max_event_wall_ms")] = round2(worstWall);
+    out[QStringLiteral("open_max_event_cpu_ms")] = round2(app.maxCpuMs);
+    out[QStringLiteral("open_gui_cpu_ms")] = round2(schedAfter.cpuMs - schedBefore.cpuMs);
+    out[QStringLiteral("open_gui_runqueue_wait_ms")] = round2(schedAfter.waitMs - schedBefore.waitMs);
+    out[QStringLiteral("open_rss_before_mib")] = round2(rssBefore);
+    out[QStringLiteral("open_rss_mib")] = round2(rssAfter);
+    out[QStringLiteral("open_peak_rss_mib")] = round2(peakMiB);
+
+    // Runs the event loop until `done` (or 60 s), timing the call that starts the action as one turn and
+    // every later turn with a lag probe and the per-event timing: returns {whole ms, longest turn ms}.
+    const auto measured = [&](const std::function<void()> &act, const std::function<bool()> &done) {
+        ui::EventLoopLagProbe probe;
+        app.resetSlowest();
+        probe.start();
+        QElapsedTimer whole;
+        whole.start();
+        QElapsedTimer call;
+        call.start();
+        act();
+        const double callMs = double(call.nsecsElapsed()) / 1e6;
+        QEventLoop wait;
+        QTimer poll;
+        poll.setInterval(5);
+        QObject::connect(&poll, &QTimer::timeout, &wait, [&] {
+            if (done())
+                wait.quit();
+        });
+        poll.start();
+        QTimer::singleShot(60'000, &wait, &QEventLoop::quit);
+        if (!done())
+            wait.exec();
+        const double wholeMs = double(whole.nsecsElapsed()) / 1e6;
+        // The repaint after: one more short stretch of the loop.
+        QTimer::singleShot(50, &wait, &QEventLoop::quit);
+        wait.exec();
+        probe.stop();
+        const double worstEventWall = app.slowest.empty() ? 0 : app.slowest.front().wallMs;
+        return std::array<double, 4>{wholeMs, std::max({callMs, probe.maxMs(), worstEventWall}), app.maxCpuMs,
+                                     callMs};
+    };
+
+    if (qgetenv("CRAWLSCOPE_BENCH_OPEN_STEPS") == "load") { // the load alone (e.g. under heaptrack)
+        notes.append(QStringLiteral("CRAWLSCOPE_BENCH_OPEN_STEPS=load: no sort, no filter"));
+        return;
+    }
+    QTableView *view = window.resultsView();
+    QHeaderView *header = view->horizontalHeader();
+    auto *filter = qobject_cast<ui::ResultFilterSortModel *>(view->model());
+    const auto clickHeader = [&](int column) {
+        header->setSectionHidden(column, false);
+        view->scrollTo(view->model()->index(0, column));
+        QCoreApplication::processEvents();
+        const QPoint at(header->sectionViewportPosition(column) + header->sectionSize(column) / 2,
+                        header->height() / 2);
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, Qt::NoModifier, at);
+    };
+    for (const auto &[key, column] : {std::pair{"status", int(ui::ResultsModel::StatusColumn)},
+                                      std::pair{"url", int(ui::ResultsModel::UrlColumn)}}) {
+        const auto sorted =
+            measured([&] { clickHeader(column); }, [&] { return header->sortIndicatorSection() == column; });
+        const bool ok =
+            filter && filter->rowCount() == model->rowCount() && header->sortIndicatorSection() == column;
+        say("sort by %s (header click): %.1f ms, longest turn %.1f ms, most CPU in one event %.1f ms%s", key,
+            sorted[0], sorted[1], sorted[2], ok ? "" : " (NOT SORTED)");
+        out[QStringLiteral("open_sort_%1_ms").arg(QLatin1String(key))] = round2(sorted[0]);
+        out[QStringLiteral("open_sort_%1_longest_turn_ms").arg(QLatin1String(key))] = round2(sorted[1]);
+        out[QStringLiteral("open_sort_%1_max_event_cpu_ms").arg(QLatin1String(key))] = round2(sorted[2]);
+    }
+
+    ui::ResultsPage *page = nullptr;
+    for (ui::ResultsPage *candidate : window.findChildren<ui::ResultsPage *>()) {
+        if (candidate->kind() == ui::ResultsPage::Kind::Results)
+            page = candidate;
+    }
+    if (page && filter) {
+        // Typed key by key into the real filter edit; done once the filter in the table is the typed text.
+        const QString typed = QStringLiteral("winter/sale");
+        page->filterEdit()->setFocus();
+        const auto filtered =
+            measured([&] { QTest::keyClicks(page->filterEdit(), typed); },
+                     [&] { return !page->textFilter()->isRunning() && filter->textFilter() == typed; });
+        const int matched = filter->rowCount();
+        const auto cleared =
+            measured([&] { page->filterEdit()->clear(); },
+                     [&] { return !page->textFilter()->isRunning() && filter->textFilter().isEmpty(); });
+        say("text filter typed: %.1f ms to %d rows (incl. the 250 ms debounce), longest turn %.1f ms, most "
+            "CPU "
+            "%.1f ms; cleared in %.1f ms, longest turn %.1f ms",
+            filtered[0], matched, filtered[1], filtered[2], cleared[0], cleared[1]);
+        out[QStringLiteral("open_filter_typed_ms")] = round2(filtered[0]);
+        out[QStringLiteral("open_filter_matches")] = matched;
+        out[QStringLiteral("open_filter_longest_turn_ms")] = round2(filtered[1]);
+        out[QStringLiteral("open_filter_max_event_cpu_ms")] = round2(filtered[2]);
+        out[QStringLiteral("open_filter_clear_ms")] = round2(cleared[0]);
+        out[QStringLiteral("open_filter_clear_longest_turn_ms")] = round2(cleared[1]);
+    }
+    out[QStringLiteral("open_rss_end_mib")] = round2(rssMiB());
+    out[QStringLiteral("open_peak_rss_end_mib")] = round2(double(peakResidentKiB()) / 1024.0);
+    notes.append(
+        QStringLiteral(
+            "CRAWLSCOPE_BENCH_ONLY=open: a finished crawl file of %1 rows (14 hosts; ~82% 200, redirects, "
+            "301/403/"
+            "404/410/5xx, network errors, timeouts, too large; URLs 40-120 bytes; titles), written once "
+            "through "
+            "CrawlStore and cached in the temp folder, opened in a fresh window with MainWindow::openCrawl "
+            "(what "
+            "File > Open Crawl calls) on the results tab; open_first_rows_ms: to the first rows in the "
+            "table's "
+            "model; open_loaded_ms: to crawlFileOpened (every row in the views) and the hosts summary; "
+            "open_longest_turn_ms: the lag probe's worst (5 ms timer) from open to loaded; open_max_event_*: "
+            "the slowest single event by wall and by GUI CPU; open_rss_mib after loading, open_peak_rss_mib "
+            "the "
+            "VmHWM then; open_sort_*: a QTest click on the real header (status, then URL) until the "
+            "indicator "
+            "moved plus 50 ms of repaint, longest turn = max(the click's own call, lag probe, slowest "
+            "event); "
+            "open_filter_*: \"winter/sale\" typed key by key into the results filter edit until the table "
+            "shows it (250 ms debounce included), then cleared")
+            .arg(rows));
+}
+
 } // namespace
 
 int main(int argc, char *argv[]) {
@@ -331,9 +808,26 @@ int main(int argc, char *argv[]) {
     // --- 2. lag during full-speed crawls -----------------------------------------------------------
     // CRAWLSCOPE_BENCH_ONLY=rows skips them: the million rows alone, for the window's peak memory.
     const bool rowsOnly = qgetenv("CRAWLSCOPE_BENCH_ONLY") == "rows";
+    const bool openOnly = qgetenv("CRAWLSCOPE_BENCH_ONLY") == "open";
     if (rowsOnly)
         notes.append(QStringLiteral("CRAWLSCOPE_BENCH_ONLY=rows: no crawls, the million rows only"));
-    if (!rowsOnly) {
+    if (openOnly) {
+        // --- 4. File > Open Crawl of a finished crawl file, in this fresh window -----------------------
+        QString error;
+        double createMs = 0;
+        const QString path = openBenchCrawlFile(totalRows, &createMs, &error);
+        if (path.isEmpty()) {
+            say("cannot write the crawl file: %s", qPrintable(error));
+            return 1;
+        }
+        say("crawl file %s (%.0f MB)%s", qPrintable(path), double(QFileInfo(path).size()) / 1e6,
+            createMs > 0 ? qPrintable(QStringLiteral(", written in %1 s").arg(createMs / 1000, 0, 'f', 1))
+                         : ", cached");
+        out[QStringLiteral("open_file_mb")] = round2(double(QFileInfo(path).size()) / 1e6);
+        out[QStringLiteral("open_file_written_ms")] = round2(createMs);
+        benchOpenCrawl(app, window, path, totalRows, out, notes);
+    }
+    if (!rowsOnly && !openOnly) {
         auto site = std::make_unique<testsite::TestSite>();
         site->setMaxRequestRecords(1000);
         // The site stands in for a remote server: on this 2-core machine its thread would otherwise take
@@ -452,7 +946,7 @@ int main(int argc, char *argv[]) {
     } // the test site stops here
 
     // --- 3. a million results ------------------------------------------------------------------------
-    {
+    if (!openOnly) {
         const bool spill = qgetenv("CRAWLSCOPE_BENCH_SPILL") != "0";
         if (!spill) {
             window.resultsModel()->spillTextsTo(QString());

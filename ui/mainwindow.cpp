@@ -531,6 +531,9 @@ void MainWindow::openCrawl(const QString &path) {
 }
 
 void MainWindow::onCrawlFileLoaded(const CrawlFileInfo &info) {
+    // Reading the file left free memory in the allocator's heaps (the pages read ahead, the readers' own
+    // arenas): ~14 MiB after a 1,000,000-row crawl, resident until something reuses it. Give it back.
+    malloc_trim(0);
     m_status->hideTask();
     m_crawlFileUnfinished = info.isUnfinished();
     m_banner->hide();

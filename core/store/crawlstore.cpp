@@ -336,6 +336,11 @@ std::unique_ptr<CrawlStore> CrawlStore::openConnection(const QString &path, bool
         *error = store->m_error;
         return nullptr;
     }
+    // A connection that closes the file takes its exclusive lock for a moment (the WAL's last checkpoint):
+    // the window's loader and summary reader open and close an opened crawl side by side, and one of them
+    // then saw "in use by another process". A crawl that holds the lock is still refused, after the wait.
+    if (options.busyWaitMs > 0)
+        sqlite3_busy_timeout(db, options.busyWaitMs);
     if (!options.readOnly && sqlite3_db_readonly(db, "main") == 1) {
         *error =
             makeError(StoreError::Kind::ReadOnly,

@@ -70,6 +70,8 @@ class CrawlStore final : public FrontierStore {
 public:
     static constexpr int kSchemaVersion = 3;
     static constexpr qint32 kApplicationId = 0x43536377; // "CScw": marks the file as a Crawlscope crawl
+    // StoreOptions::busyWaitMs for a reader on a worker thread: outlasts another connection's close.
+    static constexpr int kReaderBusyWaitMs = 250;
 
     ~CrawlStore() override;
     CrawlStore(const CrawlStore &) = delete;

@@ -48,6 +48,9 @@ struct StoreOptions {
     Sync sync = Sync::Normal;
     bool readOnly = false; // for export/inspection: every write fails with StoreError::Kind::ReadOnly
     qint64 maxBytes = 0;   // 0 = unlimited; otherwise writes past this size fail as DiskFull
+    // How long to wait for a lock another connection holds before failing with Busy (0: at once). For
+    // readers on their own thread (CrawlStore::kReaderBusyWaitMs), never the GUI thread's quick looks.
+    int busyWaitMs = 0;
 };
 
 // One input line as the store saw it (UrlListReader produces these upstream).

@@ -13,8 +13,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
+#include <future>
 #include <signal.h>
 #include <sqlite3.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace crawl;
@@ -677,6 +680,44 @@ COMMIT;
         QVERIFY(!CrawlStore::open(path, &error));
         QCOMPARE(error.kind, StoreError::Kind::Busy);
         QVERIFY(first->appendInput(inputLines({QStringLiteral("http://a.test/1")}), kNow)); // unharmed
+    }
+
+    void aReaderWaitsOutAMomentaryLock() {
+        // The window's loader and summary reader open an opened crawl side by side; closing its connection,
+        // one holds the file's exclusive lock for a moment. The other must wait that out, not report the
+        // file "in use by another process" (the opened crawl then lost its hosts or its rows).
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("crawl.db"));
+        {
+            auto store = CrawlStore::create(path, {}, nullptr);
+            QVERIFY(store);
+            QVERIFY(store->appendInput(inputLines({QStringLiteral("http://a.test/1")}), kNow));
+        }
+        std::promise<void> locked;
+        std::thread holder([&] {
+            auto store = CrawlStore::open(path, nullptr); // a writer: the exclusive lock
+            locked.set_value();
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }); // closes here, well within the reader's wait
+        locked.get_future().wait();
+        StoreOptions readOnly;
+        readOnly.readOnly = true;
+        readOnly.busyWaitMs = CrawlStore::kReaderBusyWaitMs;
+        StoreError error;
+        auto reader = CrawlStore::open(path, &error, readOnly);
+        holder.join();
+        QVERIFY2(reader, qPrintable(error.message));
+        QCOMPARE(reader->counts().lines, 1);
+        QVERIFY(!reader->lastError().isError());
+
+        // A lock that is kept (a crawl running on the file) is still refused once the wait is over.
+        reader.reset();
+        auto crawl = CrawlStore::open(path, nullptr);
+        QVERIFY(crawl);
+        QCOMPARE(crawl->counts().lines, 1);
+        error = {};
+        QVERIFY(!CrawlStore::open(path, &error, readOnly));
+        QCOMPARE(error.kind, StoreError::Kind::Busy);
     }
 
     void hotPathQueriesUseIndexes() {

@@ -31,9 +31,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
+#include <future>
 #include <limits>
 #include <memory>
 #include <signal.h>
+#include <thread>
 
 namespace {
 
@@ -367,6 +370,45 @@ private Q_SLOTS:
         const int row = hostRow(window.hostsModel(), QStringLiteral("h0.example:80"));
         QVERIFY(row >= 0);
         QCOMPARE(cell(window.hostsModel(), row, ui::HostsModel::QueuedColumn), QStringLiteral("3"));
+    }
+
+    void openedCrawlWaitsOutAMomentaryLock() {
+        // The loader and the summary reader open the file side by side; one closing its connection holds
+        // the file's lock for a moment, and the other used to fail with "in use by another process": the
+        // hosts note never came (or, when it was the loader, the rows were dropped). The same moment, made
+        // here by a writer that lets go after 50 ms: both readers wait it out.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("held.crawl"));
+        const int hostCount = ui::CrawlFileSummary::kMaxHosts + 1;
+        {
+            crawl::StoreError error;
+            std::unique_ptr<crawl::CrawlStore> store = crawl::CrawlStore::create(path, {}, &error);
+            QVERIFY2(store, qPrintable(error.message));
+            QList<crawl::StoreInputLine> lines;
+            for (int h = 0; h < hostCount; ++h) {
+                const QString url = QStringLiteral("http://h%1.example/u").arg(h);
+                lines.append(crawl::storeInputLine(crawl::InputLine{h + 1, url, crawl::normalizeUrl(url)}));
+            }
+            QVERIFY(store->appendInput(lines, 0));
+        }
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        QSignalSpy opened(&window, &ui::MainWindow::crawlFileOpened);
+        std::promise<void> locked;
+        std::thread holder([&] {
+            std::unique_ptr<crawl::CrawlStore> writer = crawl::CrawlStore::open(path, nullptr);
+            locked.set_value();
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        });
+        locked.get_future().wait();
+        window.openCrawl(path);
+        holder.join();
+        QVERIFY(opened.wait(20'000));
+        QVERIFY2(opened.last().at(1).toLongLong() >= 0, "the loader failed"); // -1: could not be read
+        QVERIFY(QTest::qWaitFor([&] { return !window.hostsPage()->note().isEmpty(); }, 20'000));
+        QVERIFY2(window.hostsPage()->note().contains(QLocale().toString(hostCount)),
+                 qPrintable(window.hostsPage()->note()));
+        QCOMPARE(window.hostsModel()->rowCount(), ui::CrawlFileSummary::kMaxHosts);
     }
 
     void windowResumeRunsWithTheCrawlsOwnLimits() {

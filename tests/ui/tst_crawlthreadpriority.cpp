@@ -4,6 +4,7 @@
 // loopback test site.
 #include "engine/crawlengine.h"
 #include "freshsettings.h"
+#include "jobs/workerthread.h"
 #include "mainwindow.h"
 #include "testsite.h"
 #include "widgets/limitspanel.h"
@@ -15,6 +16,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <atomic>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -102,6 +105,23 @@ private Q_SLOTS:
 
         window.engine()->stop();
         QVERIFY(finished.wait(20'000) || finished.size() == 1);
+    }
+
+    void windowJobsYieldToTheWindow() {
+        // File > Open Crawl's loader and summary reader, the list loader and the CSV export are WorkerThread
+        // jobs: the kernel's nice of the job's own thread, read from inside the job.
+        ui::WorkerThread worker;
+        std::atomic_int jobNice = -100;
+        std::atomic_int jobThread = 0;
+        worker.start(QStringLiteral("nice probe"), [&](const std::atomic_bool &) {
+            jobThread = int(::syscall(SYS_gettid));
+            jobNice = ::getpriority(PRIO_PROCESS, id_t(jobThread.load()));
+        });
+        worker.finish(); // joins the job
+        QVERIFY(jobThread != int(::syscall(SYS_gettid)));
+        QVERIFY2(jobNice >= ui::WorkerThread::kNice, qPrintable(QString::number(jobNice)));
+        // The window's own thread is untouched.
+        QCOMPARE(ownNice(), m_startNice);
     }
 
 private:

@@ -182,6 +182,34 @@ private Q_SLOTS:
         QCOMPARE(drains, 1);
         QVERIFY(delivered == 20'000 && feed.pendingCount() == 0);
     }
+
+    void aBacklogThatNeverEmptiesHoldsOnlyTheBacklog() {
+        // An opened crawl file: its loader posts a page whenever fewer than two wait, so the backlog never
+        // empties while 200,000 results pass through. The list holding it must stay near the backlog's
+        // size, not grow with what went through (the old compaction waited for 65,536 released results).
+        constexpr int kPage = 1'000;
+        constexpr int kPages = 200;
+        ui::ResultsFeed feed;
+        feed.setCoalesceMs(10);
+        feed.setBudgetMs(0.5);
+        int posted = 0;
+        qint64 delivered = 0;
+        qsizetype mostHeld = 0;
+        connect(&feed, &ui::ResultsFeed::chunkReady, this, [&](const QList<CrawlResult> &chunk) {
+            QCOMPARE(chunk.first().id, quint64(delivered)); // in order across the compactions
+            delivered += chunk.size();
+            mostHeld = std::max(mostHeld, feed.heldCapacity());
+            while (posted < kPages && feed.pendingCount() < 2 * kPage)
+                feed.append(makeResults(quint64(posted++) * kPage, kPage));
+        });
+        feed.append(makeResults(0, kPage));
+        feed.append(makeResults(kPage, kPage));
+        posted = 2;
+        QVERIFY(QTest::qWaitFor([&] { return delivered == qint64(kPages) * kPage; }, 60'000));
+        QCOMPARE(feed.pendingCount(), 0);
+        QVERIFY2(mostHeld <= 16'384, qPrintable(QString::number(mostHeld)));
+        QVERIFY(feed.heldCapacity() <= 16'384); // the emptied list gave its block back
+    }
 };
 
 QTEST_MAIN(TestResultsFeed)

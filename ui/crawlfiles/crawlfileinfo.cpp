@@ -12,13 +12,14 @@
 
 namespace ui {
 
-CrawlFileInfo CrawlFileInfo::read(const QString &path) {
+CrawlFileInfo CrawlFileInfo::read(const QString &path, int busyWaitMs) {
     CrawlFileInfo info;
     info.path = path;
     info.sizeBytes = QFileInfo(path).size() + QFileInfo(path + QStringLiteral("-wal")).size();
     crawl::StoreError error;
     crawl::StoreOptions options;
     options.readOnly = true;
+    options.busyWaitMs = busyWaitMs;
     std::unique_ptr<crawl::CrawlStore> store = crawl::CrawlStore::open(path, &error, options);
     if (!store) {
         info.busy = error.kind == crawl::StoreError::Kind::Busy;

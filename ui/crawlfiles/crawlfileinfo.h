@@ -36,7 +36,8 @@ struct CrawlFileInfo {
 
     bool isUnfinished() const { return unfinished > 0 || !inputComplete; }
 
-    static CrawlFileInfo read(const QString &path);
+    // `busyWaitMs`: StoreOptions::busyWaitMs (0 on the GUI thread: a quick look, Busy at once).
+    static CrawlFileInfo read(const QString &path, int busyWaitMs = 0);
     // The crawl files in `folder`, newest first.
     static QList<CrawlFileInfo> scan(const QString &folder);
     // A crawl the window was running when its process died: unfinished, still marked running, not held

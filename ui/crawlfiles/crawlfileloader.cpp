@@ -41,10 +41,12 @@ void CrawlFileLoader::load(const QString &path) {
                 },
                 Qt::QueuedConnection);
         };
-        const CrawlFileInfo info = CrawlFileInfo::read(path);
+        // Waits out the summary reader's connection closing beside it (CrawlStore::kReaderBusyWaitMs).
+        const CrawlFileInfo info = CrawlFileInfo::read(path, crawl::CrawlStore::kReaderBusyWaitMs);
         crawl::StoreError error;
         crawl::StoreOptions options;
         options.readOnly = true;
+        options.busyWaitMs = crawl::CrawlStore::kReaderBusyWaitMs;
         std::unique_ptr<crawl::CrawlStore> store =
             info.error.isEmpty() ? crawl::CrawlStore::open(path, &error, options) : nullptr;
         if (!store) {

@@ -44,6 +44,7 @@ void CrawlFileSummaryReader::read(const QString &path) {
             crawl::StoreError error;
             crawl::StoreOptions options;
             options.readOnly = true;
+            options.busyWaitMs = crawl::CrawlStore::kReaderBusyWaitMs; // the loader opens it beside us
             std::unique_ptr<crawl::CrawlStore> store = crawl::CrawlStore::open(path, &error, options);
             if (!store)
                 return failWith(error.message);

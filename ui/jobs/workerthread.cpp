@@ -2,6 +2,10 @@
 
 #include <QThread>
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 namespace ui {
 
 WorkerThread::~WorkerThread() {
@@ -11,7 +15,10 @@ WorkerThread::~WorkerThread() {
 void WorkerThread::start(const QString &name, std::function<void(const std::atomic_bool &cancelled)> job) {
     cancel();
     m_cancelled.store(false);
-    m_thread = QThread::create([this, job = std::move(job)] { job(m_cancelled); });
+    m_thread = QThread::create([this, job = std::move(job)] {
+        ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), kNice); // Linux: this thread only
+        job(m_cancelled);
+    });
     m_thread->setObjectName(name);
     m_thread->start();
 }

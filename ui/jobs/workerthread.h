@@ -12,8 +12,13 @@ namespace ui {
 // One cancellable job at a time on a thread of its own, for a GUI-thread QObject that gets the job's
 // results back as queued calls on itself. The job is always joined (cancel(), finish(), the destructor)
 // before its owner goes away, so the owner outlives every call the job posts.
+//
+// The job runs at nice kNice, like a crawl's own threads: a million-row crawl file read on two busy cores
+// (the loader and the summary reader at once) otherwise takes the core the window's thread is waiting for.
 class WorkerThread {
 public:
+    static constexpr int kNice = 10;
+
     WorkerThread() = default;
     ~WorkerThread(); // cancels and joins
     WorkerThread(const WorkerThread &) = delete;

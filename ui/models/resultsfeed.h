@@ -32,6 +32,8 @@ public:
     void flushAll();
     void clear(); // drops what is pending (a new crawl)
     qsizetype pendingCount() const { return m_pending.size() - m_next; }
+    // Results' worth of memory the backlog's list holds, released ones included (for tests).
+    qsizetype heldCapacity() const { return m_pending.capacity(); }
 
     // The rows the next chunk will take, from the cost measured so far (for tests and the benchmark).
     qsizetype nextChunkRows() const;
