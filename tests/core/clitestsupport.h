@@ -2,6 +2,7 @@
 // Shared by the tests that run the real crawlscope executable: starting it, reading and writing files,
 // and checking the result CSV (RFC 4180, every row complete).
 
+#include <QDebug>
 #include <QDir>
 #include <QFile>
 #include <QHash>
@@ -183,6 +184,25 @@ inline QStringList entriesOf(const QString &dir) {
         for (const QStringList &row_ : std::as_const(rowsVar))                                               \
             QVERIFY2(row_.size() == clitest::kColumns, qPrintable(row_.join(QLatin1Char('|'))));             \
     } while (0)
+
+// `crawlscope --export STORE --output CSV` rows (header excluded), as lines; empty when the export fails
+// (its stderr is printed).
+inline QStringList exportedRows(const QString &store, const QString &csv) {
+    QProcess process;
+    process.start(QStringLiteral(CRAWLSCOPE_BINARY),
+                  {QStringLiteral("--export"), store, QStringLiteral("--output"), csv});
+    if (!process.waitForFinished(30'000) || process.exitCode() != 0) {
+        qWarning() << process.readAllStandardError();
+        return {};
+    }
+    QFile file(csv);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    if (!lines.isEmpty())
+        lines.removeFirst();
+    return lines;
+}
 
 // A CSV file of ours keyed by URL (header checked). *count is the number of rows, or -1 when the file is
 // not a well-formed CSV of ours or a URL has two rows (every input line must end with exactly one).

@@ -2,6 +2,7 @@
 // Crawl As of a running crawl is step-wise, with progress and Cancel (issue 11). The crawls are real:
 // the crawlscope executable with --store against the loopback test site, and the window itself; what
 // the server recorded is the truth.
+#include "../core/clitestsupport.h"
 #include "crawlfiles/crawlfileloader.h"
 #include "crawlfiles/crawlfilesummary.h"
 #include "crawlfiles/resumesettings.h"
@@ -43,24 +44,6 @@ namespace {
 bool writeFile(const QString &path, const QByteArray &bytes) {
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
-
-// `crawlscope --export FILE` rows (header excluded), as lines.
-QStringList exportedRows(const QString &store, const QString &csv) {
-    QProcess process;
-    process.start(QStringLiteral(CRAWLSCOPE_BINARY),
-                  {QStringLiteral("--export"), store, QStringLiteral("--output"), csv});
-    if (!process.waitForFinished(30'000) || process.exitCode() != 0) {
-        qWarning() << process.readAllStandardError();
-        return {};
-    }
-    QFile file(csv);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    if (!lines.isEmpty())
-        lines.removeFirst();
-    return lines;
 }
 
 // The crawlscope executable, run while this process's event loop serves the test site.
@@ -553,8 +536,8 @@ private Q_SLOTS:
 
         // The copy is the crawl at its point: every row it finished is the crawl's row, and it has at least
         // the rows the window had shown when it completed.
-        const QStringList whole = exportedRows(live, dir.filePath(QStringLiteral("whole.csv")));
-        const QStringList atCopy = exportedRows(copy, dir.filePath(QStringLiteral("copy.csv")));
+        const QStringList whole = clitest::exportedRows(live, dir.filePath(QStringLiteral("whole.csv")));
+        const QStringList atCopy = clitest::exportedRows(copy, dir.filePath(QStringLiteral("copy.csv")));
         QCOMPARE(whole.size(), urls);
         QCOMPARE(atCopy.size(), urls);
         const QSet<QString> wholeRows(whole.cbegin(), whole.cend());

@@ -2,6 +2,7 @@
 // killed mid-crawl (a real child process, SIGKILL) is offered for resume by the next window, and Resume
 // finishes it with one row per input line without fetching a committed URL again; Open Crawl shows a
 // crawl's rows; Save Crawl As makes a copy that `crawlscope --export` reads with the same rows.
+#include "../core/clitestsupport.h"
 #include "crawlfiles/crawlfileinfo.h"
 #include "crawlfiles/crawlfilename.h"
 #include "crawlfiles/crawlfilesdialog.h"
@@ -65,24 +66,6 @@ QStringList crawlFilesUnder(const QString &folder) {
     while (it.hasNext())
         files << it.next();
     return files;
-}
-
-// `crawlscope --export FILE` rows (header excluded), as lines.
-QStringList exportedRows(const QString &store, const QString &csv) {
-    QProcess process;
-    process.start(QStringLiteral(CRAWLSCOPE_BINARY),
-                  {QStringLiteral("--export"), store, QStringLiteral("--output"), csv});
-    if (!process.waitForFinished(30'000) || process.exitCode() != 0) {
-        qWarning() << process.readAllStandardError();
-        return {};
-    }
-    QFile file(csv);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    if (!lines.isEmpty())
-        lines.removeFirst();
-    return lines;
 }
 
 QAbstractButton *buttonWithText(QMessageBox *box, const QString &text) {
@@ -212,10 +195,12 @@ private Q_SLOTS:
         QCOMPARE(info.listName, QStringLiteral("my list.txt"));
 
         // Both copies export; the one made after the end has the same rows as the crawl itself.
-        const QStringList original = exportedRows(path, dir.filePath(QStringLiteral("original.csv")));
+        const QStringList original =
+            clitest::exportedRows(path, dir.filePath(QStringLiteral("original.csv")));
         QCOMPARE(original.size(), urls);
-        QCOMPARE(exportedRows(copyAfter, dir.filePath(QStringLiteral("after.csv"))), original);
-        QCOMPARE(exportedRows(copyWhileRunning, dir.filePath(QStringLiteral("running.csv"))).size(), urls);
+        QCOMPARE(clitest::exportedRows(copyAfter, dir.filePath(QStringLiteral("after.csv"))), original);
+        QCOMPARE(clitest::exportedRows(copyWhileRunning, dir.filePath(QStringLiteral("running.csv"))).size(),
+                 urls);
 
         // Now that no process holds it, Manage Crawls deletes it (with its write-ahead log).
         ui::MainWindow window;
@@ -531,8 +516,8 @@ private Q_SLOTS:
         window.saveCrawlAs(copy);
         QVERIFY(saved.wait(20'000));
         QVERIFY2(saved.last().at(0).toBool(), qPrintable(saved.last().at(2).toString()));
-        QCOMPARE(exportedRows(copy, dir.filePath(QStringLiteral("copy.csv"))),
-                 exportedRows(store, dir.filePath(QStringLiteral("store.csv"))));
+        QCOMPARE(clitest::exportedRows(copy, dir.filePath(QStringLiteral("copy.csv"))),
+                 clitest::exportedRows(store, dir.filePath(QStringLiteral("store.csv"))));
 
         // A file that is not a crawl: a clear error, nothing shown.
         const QString bogus = dir.filePath(QStringLiteral("bogus.crawl"));

@@ -2,6 +2,7 @@
 // progress in the status bar and stops with the status bar's Cancel button, leaving no partial file and a
 // replaced file as it was; a completed copy exports the same rows; the crawl file itself is never written;
 // closing the window during a copy cancels it cleanly.
+#include "../core/clitestsupport.h"
 #include "crawlfiles/crawlfilecopier.h"
 #include "crawlfiles/crawlfileinfo.h"
 #include "engine/crawlengine.h"
@@ -76,24 +77,6 @@ QString makeCrawlFile(const QString &path, int rows) {
     if (!store->recordResults(batch))
         return store->lastError().message;
     return {};
-}
-
-// `crawlscope --export FILE` rows (header excluded), as lines.
-QStringList exportedRows(const QString &store, const QString &csv) {
-    QProcess process;
-    process.start(QStringLiteral(CRAWLSCOPE_BINARY),
-                  {QStringLiteral("--export"), store, QStringLiteral("--output"), csv});
-    if (!process.waitForFinished(30'000) || process.exitCode() != 0) {
-        qWarning() << process.readAllStandardError();
-        return {};
-    }
-    QFile file(csv);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    if (!lines.isEmpty())
-        lines.removeFirst();
-    return lines;
 }
 
 // What a copy to `target` may leave beside it: its partial file and that file's or the target's SQLite
@@ -213,9 +196,10 @@ private Q_SLOTS:
         QCOMPARE(progress.last().at(0).toLongLong(), progress.last().at(1).toLongLong());
         QVERIFY(cancel->isHidden());
         QCOMPARE(leftovers(target), QStringList());
-        const QStringList sourceRows = exportedRows(source, dir.filePath(QStringLiteral("source.csv")));
+        const QStringList sourceRows =
+            clitest::exportedRows(source, dir.filePath(QStringLiteral("source.csv")));
         QCOMPARE(sourceRows.size(), kRows);
-        QCOMPARE(exportedRows(target, dir.filePath(QStringLiteral("copy.csv"))), sourceRows);
+        QCOMPARE(clitest::exportedRows(target, dir.filePath(QStringLiteral("copy.csv"))), sourceRows);
 
         // Closing the window during a copy cancels it: no file, no partial file, no crash.
         window->setCrawlCopyStep(2, 10);

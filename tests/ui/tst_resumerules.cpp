@@ -2,6 +2,7 @@
 // file (StoredCrawlConfig version 2), not by whatever the window's Crawl Rules say now (issue 11); a file
 // whose stored rules were tampered with is refused with the reason. The crawls are real: the crawlscope
 // executable with --store against the loopback test site, then the window itself; the server is the truth.
+#include "../core/clitestsupport.h"
 #include "crawlfiles/resumesettings.h"
 #include "engine/crawlengine.h"
 #include "freshsettings.h"
@@ -35,21 +36,6 @@ bool setStoredSettings(const QString &path, const QMap<QString, QString> &values
 }
 
 // `crawlscope --export FILE` lines (header excluded).
-QStringList exportedRows(const QString &store, const QString &csv) {
-    QProcess process;
-    process.start(QStringLiteral(CRAWLSCOPE_BINARY),
-                  {QStringLiteral("--export"), store, QStringLiteral("--output"), csv});
-    if (!process.waitForFinished(30'000) || process.exitCode() != 0)
-        return {};
-    QFile file(csv);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    if (!lines.isEmpty())
-        lines.removeFirst();
-    return lines;
-}
-
 QString rowOf(const QStringList &rows, const QString &url) {
     for (const QString &row : rows) {
         if (row.startsWith(url + QLatin1Char(',')))
@@ -153,7 +139,7 @@ private Q_SLOTS:
         QVERIFY2(targets.contains(QStringLiteral("/r5?ms=100")), qPrintable(targets.join(QLatin1Char(' '))));
 
         owned.reset(); // lets go of the crawl file, so --export can read it
-        const QStringList rows = exportedRows(crawlFile, dir.filePath(QStringLiteral("export.csv")));
+        const QStringList rows = clitest::exportedRows(crawlFile, dir.filePath(QStringLiteral("export.csv")));
         QCOMPARE(rows.size(), 6);
         const QString excluded = rowOf(rows, site.baseUrl(host) + QStringLiteral("/r4?ms=100"));
         QVERIFY2(excluded.contains(QLatin1String(",excluded,")), qPrintable(excluded));
