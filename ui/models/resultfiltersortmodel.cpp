@@ -13,6 +13,24 @@ namespace {
 // Up to this many rows a header click sorts at once (a few milliseconds); more are sorted in slices.
 constexpr size_t kSortAtOnceRows = 32'768;
 
+// `ordered` with `added` (already in the same order) placed by binary search, each after the rows it does
+// not sort before: a few rows join a long sorted list with log n comparisons each and block copies.
+template <typename Before>
+std::vector<int> withRowsPlaced(const std::vector<int> &ordered, const std::vector<int> &added,
+                                Before before) {
+    std::vector<int> rows;
+    rows.reserve(ordered.size() + added.size());
+    auto from = ordered.cbegin();
+    for (const int row : added) {
+        const auto at = std::upper_bound(from, ordered.cend(), row, before);
+        rows.insert(rows.end(), from, at);
+        rows.push_back(row);
+        from = at;
+    }
+    rows.insert(rows.end(), from, ordered.cend());
+    return rows;
+}
+
 } // namespace
 
 ResultFilterSortModel::ResultFilterSortModel(QObject *parent)
@@ -129,17 +147,8 @@ void ResultFilterSortModel::adoptSortedTextFilter(const ResultTextMatch &match, 
         // Few rows arrive during a sliced sort: order them alone and place each by binary search after
         // the rows it ties with, as a streamed batch is (a full merge would compare every row).
         const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
-        const auto rowLess = [&sorter](int value, int element) { return sorter.rowLess(value, element); };
-        m_rows.clear();
-        m_rows.reserve(sortedRows.size() + late.size());
-        auto from = sortedRows.cbegin();
-        for (const int row : sorter.sorted(late)) {
-            const auto at = std::upper_bound(from, sortedRows.cend(), row, rowLess);
-            m_rows.insert(m_rows.end(), from, at);
-            m_rows.push_back(row);
-            from = at;
-        }
-        m_rows.insert(m_rows.end(), from, sortedRows.cend());
+        m_rows = withRowsPlaced(sortedRows, sorter.sorted(late),
+                                [&sorter](int value, int element) { return sorter.rowLess(value, element); });
     }
     m_proxyRows.assign(size_t(total), -1);
     rebuildReverseMap();
@@ -271,16 +280,7 @@ void ResultFilterSortModel::refilter() {
         const auto before = [&sorter](int value, int element) {
             return sorter.rowLess(value, element) || (!sorter.rowLess(element, value) && value < element);
         };
-        m_rows.clear();
-        m_rows.reserve(kept.size() + added.size());
-        auto from = kept.cbegin();
-        for (const int row : sorter.sorted(added)) {
-            const auto at = std::upper_bound(from, kept.cend(), row, before);
-            m_rows.insert(m_rows.end(), from, at);
-            m_rows.push_back(row);
-            from = at;
-        }
-        m_rows.insert(m_rows.end(), from, kept.cend());
+        m_rows = withRowsPlaced(kept, sorter.sorted(added), before);
     } else {
         m_rows = std::move(kept);
         m_rows.insert(m_rows.end(), added.cbegin(), added.cend());
@@ -509,18 +509,8 @@ void ResultFilterSortModel::continueSort() {
     const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
     if (!m_rowsDuringSort.empty()) {
         // Rows that streamed in meanwhile: placed by binary search after the rows they tie with.
-        const auto rowLess = [&sorter](int value, int element) { return sorter.rowLess(value, element); };
-        std::vector<int> merged;
-        merged.reserve(rows.size() + m_rowsDuringSort.size());
-        auto from = rows.cbegin();
-        for (const int row : sorter.sorted(m_rowsDuringSort)) {
-            const auto at = std::upper_bound(from, rows.cend(), row, rowLess);
-            merged.insert(merged.end(), from, at);
-            merged.push_back(row);
-            from = at;
-        }
-        merged.insert(merged.end(), from, rows.cend());
-        rows = std::move(merged);
+        rows = withRowsPlaced(rows, sorter.sorted(m_rowsDuringSort),
+                              [&sorter](int value, int element) { return sorter.rowLess(value, element); });
         m_rowsDuringSort.clear();
     }
     setRowOrder(std::move(rows));
