@@ -1,10 +1,10 @@
 #include "clustercoordinator.h"
 
 #include "cluster/clusterhostbudget.h"
+#include "cluster/clusterlimits.h"
 #include "cluster/clusterqueue.h"
 #include "cluster/clusterresultcodec.h"
 #include "cluster/redisconnection.h"
-#include "clusterlimits.h"
 #include "clusterlistcheck.h"
 #include "clusterstorewriter.h"
 #include "frontier/crawljournal.h"

@@ -111,6 +111,7 @@ private:
     void sendHop(Flight &flight);
     void onReplyFinished(QNetworkReply *reply);
     void onReplyData(QNetworkReply *reply);
+    qsizetype keepBytesOf(Flight &flight) const; // the body bytes kept for the checks, decided once
     // The hop's outcome for its host's shared circuit breaker (docs/cluster.md, "The shared breaker").
     void recordAttempt(const Flight &flight, const ResponseFacts &facts, const ResponseDecision &decision);
     void onBreakerChanged(const QString &host, const BreakerRecord &record);
