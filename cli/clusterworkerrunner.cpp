@@ -579,6 +579,7 @@ void ClusterWorkerRunner::acknowledgeBlocked(Flight &flight, const QString &reas
     result.finishedAt = QDateTime::currentDateTimeUtc();
     flight.resultFields = ClusterResultCodec::encode(result);
     flight.resultFields.append({"host_inflight", QByteArray::number(flight.lease.hostInFlight)});
+    flight.requestSent = false; // as a local crawl, which decides before it starts: the host is not delayed
     sendAcknowledgement(flight);
 }
 
@@ -845,9 +846,8 @@ void ClusterWorkerRunner::sendAcknowledgement(Flight &flight) {
     ++flight.ackAttempts;
     QMetaObject::invokeMethod(
         m_client,
-        [client = m_client, id = flight.lease.leaseId, fields = flight.resultFields] {
-            client->acknowledge(id, fields);
-        },
+        [client = m_client, id = flight.lease.leaseId, fields = flight.resultFields,
+         sent = flight.requestSent] { client->acknowledge(id, fields, sent); },
         Qt::QueuedConnection);
 }
 

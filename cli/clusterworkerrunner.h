@@ -67,6 +67,7 @@ private:
         QString pendingHopHost; // ... or waits for one
         QList<QPair<QByteArray, QByteArray>> resultFields; // sent, waiting for the acknowledgement
         int ackAttempts = 0;
+        bool requestSent = true; // false: acknowledged without a request (robots.txt), its start given back
         bool awaitingRobots = false; // its host's robots.txt is being looked up in Redis
         bool robotsLookedUp = false; // ... was: the lease is older by that round trip
         bool robotsFetch = false; // the lease's slot fetches its host's /robots.txt; the URL then goes back

@@ -165,8 +165,8 @@ RenewResult ClusterQueue::renew(const QByteArray &owner, const QByteArray &lease
 
 AckResult ClusterQueue::acknowledge(const QByteArray &owner, const QByteArray &leaseId,
                                     const QList<QPair<QByteArray, QByteArray>> &resultFields,
-                                    std::optional<qint64> nowMs) {
-    QList<QByteArray> args{owner, leaseId, timeArg(nowMs)};
+                                    std::optional<qint64> nowMs, RequestSent sent) {
+    QList<QByteArray> args{owner, leaseId, timeArg(nowMs), sent == RequestSent::Yes ? "1" : "0"};
     for (const auto &[name, value] : resultFields)
         args << name << value;
     const RedisReply reply = m_connection.evalScript(ClusterScripts::acknowledge(), {m_prefix}, args);

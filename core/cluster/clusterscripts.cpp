@@ -505,6 +505,8 @@ for _, host in ipairs(hosts) do
     if redis.call('LLEN', P .. 'q:' .. host) == 0 then
         redis.call('ZREM', P .. 'sched', host)
     else
+        -- The host's start as it was before this grant: a lease that sends nothing gives it back (acknowledge).
+        local before = redis.call('HMGET', P .. 'host:' .. host, 'next', 'last_start')
         local r = budget_try(host, lease, now, ttl)
         if r[1] == 1 then
             local id = redis.call('LPOP', P .. 'q:' .. host)
@@ -512,7 +514,8 @@ for _, host in ipairs(hosts) do
             redis.call('HINCRBY', uk, 'attempts', 1)
             redis.call('HSET', uk, 'state', 'leased', 'lease', lease)
             redis.call('ZADD', P .. 'leases', now + ttl, lease)
-            redis.call('HSET', lk, 'id', id, 'owner', owner, 'host', host, 'state', 'leased')
+            redis.call('HSET', lk, 'id', id, 'owner', owner, 'host', host, 'state', 'leased', 'granted', now,
+                'b_next', before[1] or '', 'b_last', before[2] or '')
             counts('queued', -1, 'leased', 1)
             reschedule(host, now)
             return granted(id, host, now + ttl)
@@ -550,7 +553,8 @@ return {1, now + ttl}
     return script;
 }
 
-// ARGV: owner, lease id, now, then alternating result field/value. {1, stream id} or {0, reason}.
+// ARGV: owner, lease id, now, sent ("0": no request was made, e.g. robots.txt blocked the URL: the lease's
+// start is given back), then alternating result field/value. {1, stream id} or {0, reason}.
 // Exactly once: only the live lease of its owner may write the URL's result; a replay of an accepted call
 // answers with the same stream id.
 const RedisScript &acknowledge() {
@@ -564,10 +568,21 @@ if not l then
 end
 local id, host = l[1], l[3]
 if redis.call('HSETNX', P .. 'done', id, lease) == 0 then return {0, 'done'} end
+if ARGV[4] == '0' then
+    -- Nothing reached the host, so its next start goes back to what it was before this grant (as a local
+    -- crawl decides robots.txt before it takes a slot); not when the host has started again since.
+    local hk = P .. 'host:' .. host
+    local g = redis.call('HMGET', P .. 'l:' .. lease, 'granted', 'b_next', 'b_last')
+    if g[1] and num(redis.call('HGET', hk, 'last_start'), -1) == num(g[1], -2) then
+        redis.call('HSET', hk, 'next', num(g[2], 0))
+        if num(g[3], -1) < 0 then redis.call('HDEL', hk, 'last_start') else redis.call('HSET', hk, 'last_start', g[3]) end
+        redis.call('HINCRBY', hk, 'starts', -1)
+    end
+end
 local uk = P .. 'u:' .. id
 local u = redis.call('HMGET', uk, 'url', 'line', 'attempts')
 local fields = {'id', id, 'url', u[1], 'line', u[2], 'attempts', u[3], 'owner', owner}
-for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+for i = 5, #ARGV do fields[#fields + 1] = ARGV[i] end
 local sid = redis.call('XADD', P .. 'results', '*', unpack(fields))
 redis.call('ZREM', P .. 'leases', lease)
 redis.call('HSET', P .. 'l:' .. lease, 'state', 'acked', 'stream', sid)

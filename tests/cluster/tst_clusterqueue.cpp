@@ -362,6 +362,32 @@ private Q_SLOTS:
         QCOMPARE(seen.value(QStringLiteral("h1.test:80")).breaker, QStringLiteral("closed"));
     }
 
+    // A lease acknowledged without a request (robots.txt blocked it) gives its start back: the host's next
+    // URL may start at once, not an interval later; not when the host has started again since.
+    void unsentAcknowledgementGivesTheStartBack() {
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawlName());
+        QVERIFY(queue.createCrawl({}));
+        ClusterHostBudget budget(connection, crawlName());
+        QVERIFY(budget.setLimits({10, 2, 1'000, 0, 0}));
+        queue.enqueue(siteUrls(5, 1), "b", 0);
+        const QString host = QStringLiteral("h0.test:80");
+        QVERIFY(queue.lease("A", "A:1", 5'000, 1'000).lease);
+        QVERIFY(queue.acknowledge("A", "A:1", kOkResult, 1'010).accepted); // sent: the interval holds
+        QVERIFY(!queue.lease("A", "A:2", 5'000, 1'020).lease);
+        QVERIFY(queue.lease("A", "A:3", 5'000, 2'000).lease);
+        QVERIFY(queue.acknowledge("A", "A:3", kOkResult, 2'010, ClusterQueue::RequestSent::No).accepted);
+        QCOMPARE(budget.hostStatus(host, 2'020).nextStartMs, 2'000); // as before A:3's grant
+        QCOMPARE(budget.hostStatus(host, 2'020).starts, 1);
+        QVERIFY(queue.lease("A", "A:4", 5'000, 2'020).lease); // not at 3'000
+        // A:5 starts after A:4 (2 in flight): A:4 given back unsent then leaves A:5's start in place.
+        QVERIFY(queue.lease("A", "A:5", 5'000, 3'020).lease);
+        QVERIFY(queue.acknowledge("A", "A:4", kOkResult, 3'030, ClusterQueue::RequestSent::No).accepted);
+        QCOMPARE(budget.hostStatus(host, 3'040).nextStartMs, 4'020);
+        QCOMPARE(budget.hostStatus(host, 3'040).starts, 3);
+        QCOMPARE(queue.counts().done, 3);
+    }
+
     void trimmedResultsAreGoneTheRestStay() {
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawlName());
