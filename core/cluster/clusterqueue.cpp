@@ -1,5 +1,6 @@
 #include "cluster/clusterqueue.h"
 
+#include "cluster/clusterresultcodec.h"
 #include "cluster/clusterscripts.h"
 #include "cluster/redisconnection.h"
 
@@ -183,6 +184,23 @@ AckResult ClusterQueue::acknowledge(const QByteArray &owner, const QByteArray &l
     return result;
 }
 
+int ClusterQueue::addInputRows(const QList<CrawlResult> &rows) {
+    QList<QByteArray> args{timeArg({})};
+    for (const CrawlResult &row : rows) {
+        QList<QPair<QByteArray, QByteArray>> fields = ClusterResultCodec::encode(row);
+        fields.append({"url", row.url.toUtf8()});
+        args << QByteArray::number(row.lineNumber) << QByteArray::number(fields.size() * 2);
+        for (const auto &[name, value] : std::as_const(fields))
+            args << name << value;
+    }
+    const RedisReply reply = m_connection.evalScript(ClusterScripts::addInputRows(), {m_prefix}, args);
+    if (reply.isError()) {
+        m_lastError = errorText(reply);
+        return -1;
+    }
+    return static_cast<int>(reply.toInteger());
+}
+
 RenewResult ClusterQueue::retryLater(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
                                      std::optional<qint64> nowMs) {
     return endLease(owner, leaseId, notBeforeMs, true, nowMs);
@@ -362,6 +380,8 @@ ClusterCounts ClusterQueue::counts() {
         const qint64 value = reply.elements[i + 1].toInteger();
         if (key == "enqueued")
             out.enqueued = value;
+        else if (key == "inputrows")
+            out.inputRows = value;
         else if (key == "duplicates")
             out.duplicates = value;
         else if (key == "queued")

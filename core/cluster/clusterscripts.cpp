@@ -28,8 +28,9 @@ namespace {
 //   P l:<lease>        hash: id, owner, host, state (leased/acked/expired/released), stream
 //   P done             hash: URL id -> the lease that acknowledged it
 //   P results          stream: one entry per acknowledged URL
-//   P counts           hash: nextid, enqueued, duplicates, queued, leased, delayed, done, expired
+//   P counts           hash: nextid, enqueued, duplicates, queued, leased, delayed, done, expired, inputrows
 //   P batches          hash: enqueue batch id -> "added duplicates" (replays count once)
+//   P inputrows        hash: input line number -> 1, for each row the coordinator wrote itself (addInputRows)
 //   P workers          zset: worker id -> last heartbeat;  P w:<id>  hash: inflight, rate, hb
 //   P readers          hash: reader id (a window watching) -> "<expiry ms> <last stream id read>"
 //   P robots:<o>, P robotslock:<o>, P robotsfail:<o>   robots.txt per origin (clusterrobotsstore.h)
@@ -591,6 +592,29 @@ redis.call('HSET', uk, 'state', 'done', 'lease', '')
 counts('leased', -1, 'done', 1)
 budget_finish(host, lease, now)
 return {1, sid}
+)lua");
+    return script;
+}
+
+// ARGV: now, then per row: input line number, n, and n values (alternating result field/value). The rows the
+// coordinator writes itself (invalid lines, lines out of scope) go to the results stream too, marked `input`,
+// so a window shows them as a local crawl does; once per line (a resumed coordinator sends them again).
+// Returns how many were added.
+const RedisScript &addInputRows() {
+    static const RedisScript script = withPrelude(R"lua(
+local i, added = 2, 0
+while i <= #ARGV do
+    local line, n = ARGV[i], tonumber(ARGV[i + 1])
+    if redis.call('HSETNX', P .. 'inputrows', line, 1) == 1 then
+        local fields = {'id', 0, 'line', line, 'attempts', 0, 'owner', '', 'input', 1}
+        for k = i + 2, i + 1 + n do fields[#fields + 1] = ARGV[k] end
+        redis.call('XADD', P .. 'results', '*', unpack(fields))
+        added = added + 1
+    end
+    i = i + 2 + n
+end
+counts('inputrows', added)
+return added
 )lua");
     return script;
 }

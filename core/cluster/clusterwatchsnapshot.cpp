@@ -41,8 +41,9 @@ CrawlSnapshot toCrawlSnapshot(const ClusterWatchSnapshot &s, qint64 intervalGuar
     CrawlSnapshot out;
     out.state = isClusterCrawlFinished(s) ? CrawlState::Finished : CrawlState::Running;
     out.elapsedMs = s.watchingForMs;
-    out.total = s.inputComplete ? s.counts.enqueued : -1;
-    out.done = s.counts.done;
+    // Lines, as a local crawl counts them: the rows the coordinator wrote itself (invalid, out of scope) too.
+    out.total = s.inputComplete ? s.counts.enqueued + s.counts.inputRows : -1;
+    out.done = s.counts.done + s.counts.inputRows;
     out.ok = s.resultsOk;
     out.failed = s.resultsFailed;
     out.duplicates = s.counts.duplicates;

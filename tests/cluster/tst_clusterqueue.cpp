@@ -388,6 +388,31 @@ private Q_SLOTS:
         QCOMPARE(queue.counts().done, 3);
     }
 
+    // The rows the coordinator writes itself reach the stream once per line, marked, and are counted.
+    void inputRowsOncePerLine() {
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawlName());
+        QVERIFY(queue.createCrawl({}));
+        CrawlResult bad;
+        bad.lineNumber = 3;
+        bad.url = QStringLiteral("not a url");
+        bad.outcome = Outcome::InvalidUrl;
+        bad.error = QStringLiteral("line 3: not a URL");
+        CrawlResult other = bad;
+        other.lineNumber = 9;
+        QCOMPARE(queue.addInputRows({bad, other}), 2);
+        QCOMPARE(queue.addInputRows({bad}), 0); // a resumed coordinator sends it again
+        const QList<ClusterResultRecord> rows = queue.readResults({}, 10);
+        QCOMPARE(rows.size(), 2);
+        QVERIFY(rows[0].isInputRow());
+        QCOMPARE(rows[0].fields.value("url"), QByteArray("not a url"));
+        QCOMPARE(rows[0].fields.value("line"), QByteArray("3"));
+        QCOMPARE(rows[0].fields.value("outcome"), QByteArray("invalid_url"));
+        QCOMPARE(rows[0].fields.value("error"), QByteArray("line 3: not a URL"));
+        QCOMPARE(queue.counts().inputRows, 2);
+        QCOMPARE(queue.counts().done, 0); // not URLs: the crawl's done/enqueued are the URLs'
+    }
+
     void trimmedResultsAreGoneTheRestStay() {
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawlName());

@@ -460,6 +460,71 @@ private Q_SLOTS:
         QVERIFY(window.tabs()->indexOf(window.workersPage()) < 0);
     }
 
+    // Invalid input lines reach the attached window as they reach a local crawl's: rows with outcome
+    // invalid_url, their line number and reason, in Results and Failures, counted in the progress; each
+    // one once, the same row as the coordinator's CSV.
+    void invalidLinesShownInAttachedWindow() {
+        TestSite site;
+        const QString a = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
+        QVERIFY(!a.isEmpty());
+        const QByteArray list = site.urlList(a, 4, QStringLiteral("/v%1")) + "not a url\n" +
+                                site.urlList(a, 2, QStringLiteral("/w%1")) + "http://bad host/x\n";
+        const QString csv = m_dir.filePath(QStringLiteral("invalid.csv"));
+        auto coordinator = startCoordinator(QStringLiteral("invalid"), list, csv,
+                                            {QStringLiteral("--per-host"), QStringLiteral("2")});
+        QVERIFY(coordinator);
+        QVERIFY(waitForCrawl(QStringLiteral("invalid")));
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        QVERIFY(attachByDialog(window, clusterUrl(), QStringLiteral("invalid")));
+        auto worker = startWorker(QStringLiteral("invalid"));
+        QVERIFY2(waitFinished(*coordinator, 60'000), coordinator->err.constData());
+        QCOMPARE(coordinator->process->exitCode(), 0);
+        int count = 0;
+        const QHash<QString, QStringList> csvRows = clitest::rowsByUrl(csv, &count);
+        QCOMPARE(count, 8);
+        ui::ResultsModel *results = window.resultsModel();
+        QVERIFY2(QTest::qWaitFor([&] { return results->rowCount() == count; }, 15'000),
+                 qPrintable(QString::number(results->rowCount())));
+        QCOMPARE(results->outcomeCount(Outcome::InvalidUrl), 2);
+        const QList<QPair<QString, qint64>> invalid{{QStringLiteral("not a url"), 5},
+                                                    {QStringLiteral("http://bad host/x"), 8}};
+        for (const auto &[line, number] : invalid) {
+            const QStringList csvRow = csvRows.value(line);
+            QCOMPARE(csvRow.value(clitest::OutcomeCol), QStringLiteral("invalid_url"));
+            bool found = false;
+            for (int row = 0; row < results->rowCount(); ++row) {
+                const CrawlResult r = results->result(row);
+                if (r.url != line)
+                    continue;
+                found = true;
+                QCOMPARE(r.outcome, Outcome::InvalidUrl);
+                QCOMPARE(r.error, csvRow.value(clitest::Error));
+                QVERIFY(!r.error.isEmpty());
+                QCOMPARE(r.lineNumber, number); // the Line column, as a local crawl's row
+            }
+            QVERIFY2(found, qPrintable(line));
+        }
+        // The Failures tab lists them, as a local crawl's does.
+        QAbstractItemModel *failures = window.failuresView()->model();
+        QVERIFY(QTest::qWaitFor([&] { return failures->rowCount() == 2; }, 5'000));
+        for (int row = 0; row < failures->rowCount(); ++row)
+            QCOMPARE(failures->data(failures->index(row, ui::ResultsModel::OutcomeColumn)).toString(),
+                     QStringLiteral("invalid_url"));
+        // Every line counted, the invalid ones too: 8 of 8.
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                const CrawlSnapshot s = toCrawlSnapshot(window.clusterSession()->lastSnapshot(), 0);
+                return s.total == 8 && s.done == 8;
+            },
+            5'000));
+        QTest::qWait(600); // a repeat would show up here: each line once
+        QCOMPARE(results->rowCount(), count);
+        QVERIFY(waitFinished(*worker, 30'000));
+        window.detachFromCluster();
+    }
+
     // SIGKILL one of two workers: the workers page calls it dead within the lease lifetime (plus a poll),
     // the other stays alive.
     void killedWorkerShowsDead() {
