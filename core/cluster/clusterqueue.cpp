@@ -351,7 +351,7 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
     }
     if (nextCursor)
         *nextCursor = reply.elements[0].text;
-    for (qsizetype i = 1; i + 8 < reply.elements.size(); i += 9) {
+    for (qsizetype i = 1; i + 10 < reply.elements.size(); i += 11) {
         ClusterHostRow row;
         row.host = QString::fromUtf8(reply.elements[i].text);
         row.status.inFlight = static_cast<int>(reply.elements[i + 1].toInteger());
@@ -362,6 +362,8 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
         row.status.breakerUntilMs = reply.elements[i + 6].toInteger();
         row.status.starts = reply.elements[i + 7].toInteger();
         row.status.breakerReason = breakerReasonOf(reply.elements[i + 8].text);
+        row.overrideInFlight = static_cast<int>(reply.elements[i + 9].toInteger());
+        row.overrideIntervalMs = reply.elements[i + 10].toInteger();
         out.append(row);
     }
     return out;

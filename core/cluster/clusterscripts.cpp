@@ -421,7 +421,8 @@ return {redis.call('ZCARD', hin), num(h[1], 0), num(h[2], 0), h[3] or 'closed', 
 }
 
 // ARGV: cursor, count, now. One SSCAN step over the crawl's hosts with each host's state:
-// {next cursor, host, in flight, queued, next start, pause, breaker, breaker until, starts, breaker why, ...}
+// {next cursor, host, in flight, queued, next start, pause, breaker, breaker until, starts, breaker why,
+//  in-flight override, interval override (-1: none), ...}
 const RedisScript &hostsPage() {
     static const RedisScript script = withPrelude(R"lua(
 local now = now_ms(ARGV[3])
@@ -431,7 +432,7 @@ for _, host in ipairs(scan[2]) do
     local hin = P .. 'hin:' .. host
     redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
     local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until', 'starts',
-        'bk_why')
+        'bk_why', 'o_inflight', 'o_interval')
     out[#out + 1] = host
     out[#out + 1] = redis.call('ZCARD', hin)
     out[#out + 1] = redis.call('LLEN', P .. 'q:' .. host)
@@ -441,6 +442,8 @@ for _, host in ipairs(scan[2]) do
     out[#out + 1] = num(h[4], 0)
     out[#out + 1] = num(h[5], 0)
     out[#out + 1] = h[6] or ''
+    out[#out + 1] = num(h[7], -1)
+    out[#out + 1] = num(h[8], -1)
 end
 return out
 )lua");

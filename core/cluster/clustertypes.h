@@ -89,6 +89,9 @@ struct HostBudgetStatus {
 struct ClusterHostRow {
     QString host;
     HostBudgetStatus status;
+    // Its own limits (--cluster-set --host-limit, the window's per-host limit); -1: the crawl's apply.
+    int overrideInFlight = -1;
+    qint64 overrideIntervalMs = -1; // as stored (with the interval guard)
 };
 
 struct ClusterUrl {

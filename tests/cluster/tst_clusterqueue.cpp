@@ -413,6 +413,31 @@ private Q_SLOTS:
         QCOMPARE(queue.counts().done, 0); // not URLs: the crawl's done/enqueued are the URLs'
     }
 
+    // The hosts page carries each host's own limits (an override), or none.
+    void hostsPageCarriesOverrides() {
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawlName());
+        QVERIFY(queue.createCrawl({}));
+        ClusterHostBudget budget(connection, crawlName());
+        QVERIFY(budget.setLimits({10, 2, 100, 0, 0}));
+        queue.enqueue(siteUrls(6, 3), "b", 0);
+        QVERIFY(budget.setHostOverride(QStringLiteral("h1.test:80"), 1, 340));
+        QVERIFY(budget.setHostOverride(QStringLiteral("h2.test:80"), 5, std::nullopt));
+        QHash<QString, ClusterHostRow> seen;
+        QByteArray cursor = "0";
+        do {
+            for (const ClusterHostRow &row : queue.hostsPage(cursor, 10, &cursor, 1'000))
+                seen.insert(row.host, row);
+        } while (cursor != "0");
+        QCOMPARE(seen.size(), 3);
+        QCOMPARE(seen.value(QStringLiteral("h0.test:80")).overrideInFlight, -1);
+        QCOMPARE(seen.value(QStringLiteral("h0.test:80")).overrideIntervalMs, -1);
+        QCOMPARE(seen.value(QStringLiteral("h1.test:80")).overrideInFlight, 1);
+        QCOMPARE(seen.value(QStringLiteral("h1.test:80")).overrideIntervalMs, 340);
+        QCOMPARE(seen.value(QStringLiteral("h2.test:80")).overrideInFlight, 5);
+        QCOMPARE(seen.value(QStringLiteral("h2.test:80")).overrideIntervalMs, -1);
+    }
+
     void trimmedResultsAreGoneTheRestStay() {
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawlName());
