@@ -1,10 +1,10 @@
 #include "clustercoordinator.h"
 
 #include "cluster/clusterhostbudget.h"
+#include "cluster/clusterlimits.h"
 #include "cluster/clusterqueue.h"
 #include "cluster/clusterresultcodec.h"
 #include "cluster/redisconnection.h"
-#include "clusterlimits.h"
 #include "clusterlistcheck.h"
 #include "clusterstorewriter.h"
 #include "frontier/crawljournal.h"
@@ -504,6 +504,13 @@ bool ClusterCoordinator::feed() {
             return false;
         }
     }
+    // In the results stream too, for a window attached to the crawl (shown as a local crawl shows them).
+    if (!invalidRows.isEmpty() && m_queue->addInputRows(invalidRows) < 0) {
+        say(QStringLiteral("cannot write the invalid lines' rows in %1: %2")
+                .arg(m_url.redacted(), m_queue->lastError()));
+        end(ExitUsage);
+        return false;
+    }
     for (const CrawlResult &row : std::as_const(invalidRows)) {
         if (!m_writer->write(row))
             break;
@@ -532,6 +539,8 @@ bool ClusterCoordinator::collect() {
         m_lastProblem.clear();
         QList<CrawlResult> rows;
         for (const ClusterResultRecord &record : page) {
+            if (record.isInputRow())
+                continue; // written by feed(), straight from the list
             const CrawlResult row = ClusterResultCodec::decode(record.fields);
             if (m_seenIds.contains(row.id)) {
                 ++m_repeatedResults;

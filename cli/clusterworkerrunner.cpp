@@ -1,12 +1,12 @@
 #include "clusterworkerrunner.h"
 
+#include "cluster/clusterlimits.h"
 #include "cluster/clusterqueue.h"
 #include "cluster/clusterresultcodec.h"
 #include "cluster/clusterwatchsnapshot.h"
 #include "cluster/clusterworkerclient.h"
 #include "cluster/redisconnection.h"
 #include "clustercredentials.h"
-#include "clusterlimits.h"
 #include "engine/bodyprefix.h"
 #include "engine/requesttemplates.h"
 #include "headlessrunner.h"
@@ -593,6 +593,7 @@ void ClusterWorkerRunner::acknowledgeBlocked(Flight &flight, const QString &reas
     result.finishedAt = QDateTime::currentDateTimeUtc();
     flight.resultFields = ClusterResultCodec::encode(result);
     flight.resultFields.append({"host_inflight", QByteArray::number(flight.lease.hostInFlight)});
+    flight.requestSent = false; // as a local crawl, which decides before it starts: the host is not delayed
     sendAcknowledgement(flight);
 }
 
@@ -653,13 +654,18 @@ void ClusterWorkerRunner::onReplyData(QNetworkReply *reply) {
         return;
     }
     // Only the first bytes the acceptance checks read are kept; the rest is counted and dropped.
-    if (it->keepBytes < 0)
-        it->keepBytes = bodyBytesToKeep(m_acceptance, it->robotsFetch, it->contentType);
-    it->bytes += consumeBody(reply, it->bodyPrefix, it->keepBytes);
+    it->bytes += consumeBody(reply, it->bodyPrefix, keepBytesOf(*it));
     if (it->bytes > m_policy.maxBodyBytes && it->abortReason == AbortReason::None) {
         it->abortReason = AbortReason::TooLarge;
         reply->abort();
     }
+}
+
+qsizetype ClusterWorkerRunner::keepBytesOf(Flight &flight) const {
+    // Decided once per hop, from its content type (sendHop resets it for the next hop).
+    if (flight.keepBytes < 0)
+        flight.keepBytes = bodyBytesToKeep(m_acceptance, flight.robotsFetch, flight.contentType);
+    return flight.keepBytes;
 }
 
 qint64 ClusterWorkerRunner::serverNowMs(const Flight &flight) const {
@@ -675,11 +681,8 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
         return; // lost lease or a stop: the result is not wanted
     Flight &flight = *it;
     flight.reply = nullptr;
-    if (reply->isOpen()) {
-        if (flight.keepBytes < 0)
-            flight.keepBytes = bodyBytesToKeep(m_acceptance, flight.robotsFetch, flight.contentType);
-        flight.bytes += consumeBody(reply, flight.bodyPrefix, flight.keepBytes);
-    }
+    if (reply->isOpen())
+        flight.bytes += consumeBody(reply, flight.bodyPrefix, keepBytesOf(flight));
     const qint64 now = steadyNs();
 
     ResponseFacts facts;
@@ -886,9 +889,8 @@ void ClusterWorkerRunner::sendAcknowledgement(Flight &flight) {
     ++flight.ackAttempts;
     QMetaObject::invokeMethod(
         m_client,
-        [client = m_client, id = flight.lease.leaseId, fields = flight.resultFields] {
-            client->acknowledge(id, fields);
-        },
+        [client = m_client, id = flight.lease.leaseId, fields = flight.resultFields,
+         sent = flight.requestSent] { client->acknowledge(id, fields, sent); },
         Qt::QueuedConnection);
 }
 

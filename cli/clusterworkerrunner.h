@@ -67,6 +67,7 @@ private:
         QString pendingHopHost; // ... or waits for one
         QList<QPair<QByteArray, QByteArray>> resultFields; // sent, waiting for the acknowledgement
         int ackAttempts = 0;
+        bool requestSent = true; // false: acknowledged without a request (robots.txt), its start given back
         bool awaitingRobots = false; // its host's robots.txt is being looked up in Redis
         bool robotsLookedUp = false; // ... was: the lease is older by that round trip
         bool robotsFetch = false; // the lease's slot fetches its host's /robots.txt; the URL then goes back
@@ -114,6 +115,7 @@ private:
     void sendHop(Flight &flight);
     void onReplyFinished(QNetworkReply *reply);
     void onReplyData(QNetworkReply *reply);
+    qsizetype keepBytesOf(Flight &flight) const; // the body bytes kept for the checks, decided once
     // The hop's outcome for its host's shared circuit breaker (docs/cluster.md, "The shared breaker").
     void recordAttempt(const Flight &flight, const ResponseFacts &facts, const ResponseDecision &decision);
     void onBreakerChanged(const QString &host, const BreakerRecord &record);

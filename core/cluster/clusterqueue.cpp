@@ -1,5 +1,6 @@
 #include "cluster/clusterqueue.h"
 
+#include "cluster/clusterresultcodec.h"
 #include "cluster/clusterscripts.h"
 #include "cluster/redisconnection.h"
 
@@ -168,8 +169,8 @@ RenewResult ClusterQueue::renew(const QByteArray &owner, const QByteArray &lease
 
 AckResult ClusterQueue::acknowledge(const QByteArray &owner, const QByteArray &leaseId,
                                     const QList<QPair<QByteArray, QByteArray>> &resultFields,
-                                    std::optional<qint64> nowMs) {
-    QList<QByteArray> args{owner, leaseId, timeArg(nowMs)};
+                                    std::optional<qint64> nowMs, RequestSent sent) {
+    QList<QByteArray> args{owner, leaseId, timeArg(nowMs), sent == RequestSent::Yes ? "1" : "0"};
     for (const auto &[name, value] : resultFields)
         args << name << value;
     const RedisReply reply = m_connection.evalScript(ClusterScripts::acknowledge(), {m_prefix}, args);
@@ -184,6 +185,23 @@ AckResult ClusterQueue::acknowledge(const QByteArray &owner, const QByteArray &l
     else
         result.refusal = QString::fromUtf8(reply.elements[1].text);
     return result;
+}
+
+int ClusterQueue::addInputRows(const QList<CrawlResult> &rows) {
+    QList<QByteArray> args{timeArg({})};
+    for (const CrawlResult &row : rows) {
+        QList<QPair<QByteArray, QByteArray>> fields = ClusterResultCodec::encode(row);
+        fields.append({"url", row.url.toUtf8()});
+        args << QByteArray::number(row.lineNumber) << QByteArray::number(fields.size() * 2);
+        for (const auto &[name, value] : std::as_const(fields))
+            args << name << value;
+    }
+    const RedisReply reply = m_connection.evalScript(ClusterScripts::addInputRows(), {m_prefix}, args);
+    if (reply.isError()) {
+        m_lastError = errorText(reply);
+        return -1;
+    }
+    return static_cast<int>(reply.toInteger());
 }
 
 RenewResult ClusterQueue::retryLater(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
@@ -336,7 +354,7 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
     }
     if (nextCursor)
         *nextCursor = reply.elements[0].text;
-    for (qsizetype i = 1; i + 8 < reply.elements.size(); i += 9) {
+    for (qsizetype i = 1; i + 10 < reply.elements.size(); i += 11) {
         ClusterHostRow row;
         row.host = QString::fromUtf8(reply.elements[i].text);
         row.status.inFlight = static_cast<int>(reply.elements[i + 1].toInteger());
@@ -347,6 +365,8 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
         row.status.breakerUntilMs = reply.elements[i + 6].toInteger();
         row.status.starts = reply.elements[i + 7].toInteger();
         row.status.breakerReason = breakerReasonOf(reply.elements[i + 8].text);
+        row.overrideInFlight = static_cast<int>(reply.elements[i + 9].toInteger());
+        row.overrideIntervalMs = reply.elements[i + 10].toInteger();
         out.append(row);
     }
     return out;
@@ -365,6 +385,8 @@ ClusterCounts ClusterQueue::counts() {
         const qint64 value = reply.elements[i + 1].toInteger();
         if (key == "enqueued")
             out.enqueued = value;
+        else if (key == "inputrows")
+            out.inputRows = value;
         else if (key == "duplicates")
             out.duplicates = value;
         else if (key == "queued")

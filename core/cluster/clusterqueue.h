@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cluster/clustertypes.h"
+#include "model/crawlresult.h"
 
 #include <QByteArray>
 #include <QList>
@@ -51,9 +52,16 @@ public:
                       std::optional<qint64> nowMs = {}, int hostsToScan = 32);
     RenewResult renew(const QByteArray &owner, const QByteArray &leaseId, qint64 leaseTtlMs,
                       std::optional<qint64> nowMs = {});
+    // RequestSent::No: the lease ends without a request (robots.txt blocked it), so its start is given back:
+    // the host's next start is what it was before the grant, unless the host started again since.
+    enum class RequestSent { Yes, No };
     AckResult acknowledge(const QByteArray &owner, const QByteArray &leaseId,
                           const QList<QPair<QByteArray, QByteArray>> &resultFields,
-                          std::optional<qint64> nowMs = {});
+                          std::optional<qint64> nowMs = {}, RequestSent sent = RequestSent::Yes);
+    // The rows the coordinator writes itself (invalid lines, lines out of scope; lineNumber set), added to
+    // the results stream marked as input rows (ClusterResultRecord::isInputRow) so a window shows them; a
+    // line sent again (a resume) is not added twice. Returns how many were added, -1 on error.
+    int addInputRows(const QList<CrawlResult> &rows);
     // A retry: ends the lease without a result; the URL joins its host's queue again at notBeforeMs.
     RenewResult retryLater(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
                            std::optional<qint64> nowMs = {});

@@ -30,8 +30,9 @@ namespace {
 //                      host was given up, the worker acknowledges it as skipped without a request)
 //   P done             hash: URL id -> the lease that acknowledged it
 //   P results          stream: one entry per acknowledged URL
-//   P counts           hash: nextid, enqueued, duplicates, queued, leased, delayed, done, expired
+//   P counts           hash: nextid, enqueued, duplicates, queued, leased, delayed, done, expired, inputrows
 //   P batches          hash: enqueue batch id -> "added duplicates" (replays count once)
+//   P inputrows        hash: input line number -> 1, for each row the coordinator wrote itself (addInputRows)
 //   P workers          zset: worker id -> last heartbeat;  P w:<id>  hash: inflight, rate, hb
 //   P readers          hash: reader id (a window watching) -> "<expiry ms> <last stream id read>"
 //   P robots:<o>, P robotslock:<o>, P robotsfail:<o>   robots.txt per origin (clusterrobotsstore.h)
@@ -497,7 +498,8 @@ return {redis.call('ZCARD', hin), num(h[1], 0), num(h[2], 0), h[3] or 'closed', 
 }
 
 // ARGV: cursor, count, now. One SSCAN step over the crawl's hosts with each host's state:
-// {next cursor, host, in flight, queued, next start, pause, breaker, breaker until, starts, breaker why, ...}
+// {next cursor, host, in flight, queued, next start, pause, breaker, breaker until, starts, breaker why,
+//  in-flight override, interval override (-1: none), ...}
 const RedisScript &hostsPage() {
     static const RedisScript script = withPrelude(R"lua(
 local now = now_ms(ARGV[3])
@@ -507,7 +509,7 @@ for _, host in ipairs(scan[2]) do
     local hin = P .. 'hin:' .. host
     redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
     local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until', 'starts',
-        'bk_why')
+        'bk_why', 'o_inflight', 'o_interval')
     out[#out + 1] = host
     out[#out + 1] = redis.call('ZCARD', hin)
     out[#out + 1] = redis.call('LLEN', P .. 'q:' .. host)
@@ -517,6 +519,8 @@ for _, host in ipairs(scan[2]) do
     out[#out + 1] = num(h[4], 0)
     out[#out + 1] = num(h[5], 0)
     out[#out + 1] = h[6] or ''
+    out[#out + 1] = num(h[7], -1)
+    out[#out + 1] = num(h[8], -1)
 end
 return out
 )lua");
@@ -594,6 +598,8 @@ for _, host in ipairs(hosts) do
         end
         if redis.call('LLEN', P .. 'q:' .. host) == 0 then redis.call('ZREM', P .. 'sched', host) end
     else
+        -- The host's start as it was before this grant: a lease that sends nothing gives it back (acknowledge).
+        local before = redis.call('HMGET', P .. 'host:' .. host, 'next', 'last_start')
         local r = budget_try(host, lease, now, ttl)
         -- 7: given up. The URL is still leased (its row goes through acknowledge like any other, exactly
         -- once; a worker that dies holding it loses nothing), but without a slot or an attempt.
@@ -605,7 +611,11 @@ for _, host in ipairs(hosts) do
             redis.call('HSET', uk, 'state', 'leased', 'lease', lease)
             redis.call('ZADD', P .. 'leases', now + ttl, lease)
             redis.call('HSET', lk, 'id', id, 'owner', owner, 'host', host, 'state', 'leased')
-            if skip then redis.call('HSET', lk, 'skip', 1) end
+            if skip then
+                redis.call('HSET', lk, 'skip', 1)
+            else
+                redis.call('HSET', lk, 'granted', now, 'b_next', before[1] or '', 'b_last', before[2] or '')
+            end
             counts('queued', -1, 'leased', 1)
             reschedule(host, now)
             return granted(id, host, now + ttl)
@@ -643,7 +653,8 @@ return {1, now + ttl}
     return script;
 }
 
-// ARGV: owner, lease id, now, then alternating result field/value. {1, stream id} or {0, reason}.
+// ARGV: owner, lease id, now, sent ("0": no request was made, e.g. robots.txt blocked the URL: the lease's
+// start is given back), then alternating result field/value. {1, stream id} or {0, reason}.
 // Exactly once: only the live lease of its owner may write the URL's result; a replay of an accepted call
 // answers with the same stream id.
 const RedisScript &acknowledge() {
@@ -657,10 +668,21 @@ if not l then
 end
 local id, host = l[1], l[3]
 if redis.call('HSETNX', P .. 'done', id, lease) == 0 then return {0, 'done'} end
+if ARGV[4] == '0' then
+    -- Nothing reached the host, so its next start goes back to what it was before this grant (as a local
+    -- crawl decides robots.txt before it takes a slot); not when the host has started again since.
+    local hk = P .. 'host:' .. host
+    local g = redis.call('HMGET', P .. 'l:' .. lease, 'granted', 'b_next', 'b_last')
+    if g[1] and num(redis.call('HGET', hk, 'last_start'), -1) == num(g[1], -2) then
+        redis.call('HSET', hk, 'next', num(g[2], 0))
+        if num(g[3], -1) < 0 then redis.call('HDEL', hk, 'last_start') else redis.call('HSET', hk, 'last_start', g[3]) end
+        redis.call('HINCRBY', hk, 'starts', -1)
+    end
+end
 local uk = P .. 'u:' .. id
 local u = redis.call('HMGET', uk, 'url', 'line', 'attempts')
 local fields = {'id', id, 'url', u[1], 'line', u[2], 'attempts', u[3], 'owner', owner}
-for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+for i = 5, #ARGV do fields[#fields + 1] = ARGV[i] end
 local sid = redis.call('XADD', P .. 'results', '*', unpack(fields))
 redis.call('ZREM', P .. 'leases', lease)
 redis.call('HSET', P .. 'l:' .. lease, 'state', 'acked', 'stream', sid)
@@ -669,6 +691,29 @@ redis.call('HSET', uk, 'state', 'done', 'lease', '')
 counts('leased', -1, 'done', 1)
 budget_finish(host, lease, now)
 return {1, sid}
+)lua");
+    return script;
+}
+
+// ARGV: now, then per row: input line number, n, and n values (alternating result field/value). The rows the
+// coordinator writes itself (invalid lines, lines out of scope) go to the results stream too, marked `input`,
+// so a window shows them as a local crawl does; once per line (a resumed coordinator sends them again).
+// Returns how many were added.
+const RedisScript &addInputRows() {
+    static const RedisScript script = withPrelude(R"lua(
+local i, added = 2, 0
+while i <= #ARGV do
+    local line, n = ARGV[i], tonumber(ARGV[i + 1])
+    if redis.call('HSETNX', P .. 'inputrows', line, 1) == 1 then
+        local fields = {'id', 0, 'line', line, 'attempts', 0, 'owner', '', 'input', 1}
+        for k = i + 2, i + 1 + n do fields[#fields + 1] = ARGV[k] end
+        redis.call('XADD', P .. 'results', '*', unpack(fields))
+        added = added + 1
+    end
+    i = i + 2 + n
+end
+counts('inputrows', added)
+return added
 )lua");
     return script;
 }

@@ -31,6 +31,7 @@ const RedisScript &enqueue();
 const RedisScript &lease();
 const RedisScript &renewLease();
 const RedisScript &acknowledge();
+const RedisScript &addInputRows();
 const RedisScript &retryLater();
 const RedisScript &expireLeases();
 const RedisScript &heartbeat();

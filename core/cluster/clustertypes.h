@@ -91,6 +91,9 @@ struct HostBudgetStatus {
 struct ClusterHostRow {
     QString host;
     HostBudgetStatus status;
+    // Its own limits (--cluster-set --host-limit, the window's per-host limit); -1: the crawl's apply.
+    int overrideInFlight = -1;
+    qint64 overrideIntervalMs = -1; // as stored (with the interval guard)
 };
 
 struct ClusterUrl {
@@ -160,6 +163,8 @@ bool isWorkerDead(const WorkerStatus &worker, qint64 nowMs, qint64 timeoutMs);
 struct ClusterResultRecord {
     QByteArray streamId;
     QMap<QByteArray, QByteArray> fields; // id, url, line, attempts, owner, and what the worker wrote
+    // A row the coordinator wrote itself (ClusterQueue::addInputRows): in its CSV already, no URL id.
+    bool isInputRow() const { return fields.contains("input"); }
 };
 
 struct ClusterCounts {
@@ -169,7 +174,8 @@ struct ClusterCounts {
     qint64 leased = 0;
     qint64 delayed = 0;
     qint64 done = 0;
-    qint64 expired = 0; // leases lost to workers that stopped renewing
+    qint64 expired = 0;   // leases lost to workers that stopped renewing
+    qint64 inputRows = 0; // rows the coordinator wrote itself (invalid lines, out of scope): not in enqueued
     QString error;
 };
 

@@ -11,9 +11,13 @@
 #include <QSysInfo>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace crawl {
 
 namespace {
+// Ids of the coordinator's input rows in the window: far above any URL id Redis hands out (a counter).
+constexpr quint64 kInputRowIdBase = quint64(1) << 62;
 // A reader mark outlives a few missed refreshes (a Redis restart), not a window that went away.
 constexpr qint64 kReaderTtlMs = 30000;
 constexpr int kMaxHostPages = 50; // x 200 hosts: the table's bound, so one poll stays short
@@ -193,9 +197,15 @@ void ClusterWatcher::readResults() {
         m_rowsRead += page.size();
         for (const ClusterResultRecord &record : page) {
             CrawlResult row = ClusterResultCodec::decode(record.fields);
-            if (m_seenIds.contains(row.id))
-                continue; // the coordinator drops repeats too: one row per URL
-            m_seenIds.insert(row.id);
+            // An input row (invalid line, out of scope) has no URL id: Redis adds it once per line, and it
+            // gets an id of its own from its line, apart from the URLs' (the results model keys rows by id).
+            if (record.isInputRow()) {
+                row.id = kInputRowIdBase + quint64(std::max<qint64>(0, row.lineNumber));
+            } else {
+                if (m_seenIds.contains(row.id))
+                    continue; // the coordinator drops repeats too: one row per URL
+                m_seenIds.insert(row.id);
+            }
             (row.outcome == Outcome::Ok ? m_resultsOk : m_resultsFailed) += 1;
             batch.append(std::move(row));
         }

@@ -41,8 +41,9 @@ CrawlSnapshot toCrawlSnapshot(const ClusterWatchSnapshot &s, qint64 intervalGuar
     CrawlSnapshot out;
     out.state = isClusterCrawlFinished(s) ? CrawlState::Finished : CrawlState::Running;
     out.elapsedMs = s.watchingForMs;
-    out.total = s.inputComplete ? s.counts.enqueued : -1;
-    out.done = s.counts.done;
+    // Lines, as a local crawl counts them: the rows the coordinator wrote itself (invalid, out of scope) too.
+    out.total = s.inputComplete ? s.counts.enqueued + s.counts.inputRows : -1;
+    out.done = s.counts.done + s.counts.inputRows;
     out.ok = s.resultsOk;
     out.failed = s.resultsFailed;
     out.duplicates = s.counts.duplicates;
@@ -64,8 +65,12 @@ CrawlSnapshot toCrawlSnapshot(const ClusterWatchSnapshot &s, qint64 intervalGuar
         HostSnapshot host;
         host.host = row.host;
         host.inFlight = b.inFlight;
-        host.maxInFlight = host.effectiveMaxInFlight = s.limits.perHostInFlight;
-        host.intervalMs = host.effectiveIntervalMs = userInterval(s.limits.intervalMs);
+        // A per-host override replaces the crawl's limit, as in the budget scripts (host_limits).
+        host.overridden = row.overrideInFlight >= 0 || row.overrideIntervalMs >= 0;
+        host.maxInFlight = host.effectiveMaxInFlight =
+            row.overrideInFlight >= 0 ? row.overrideInFlight : s.limits.perHostInFlight;
+        host.intervalMs = host.effectiveIntervalMs =
+            userInterval(row.overrideIntervalMs >= 0 ? row.overrideIntervalMs : s.limits.intervalMs);
         host.queued = b.queued;
         host.started = b.starts;
         if (b.breaker == QLatin1String("gaveup")) {

@@ -140,9 +140,12 @@ void ClusterWorkerClient::requestLeases(int count) {
 }
 
 void ClusterWorkerClient::acknowledge(const QByteArray &leaseId,
-                                      const QList<QPair<QByteArray, QByteArray>> &resultFields) {
+                                      const QList<QPair<QByteArray, QByteArray>> &resultFields,
+                                      bool requestSent) {
     finishHop(leaseId); // the request is over: its hop's slot frees with it
-    const AckResult result = m_queue->acknowledge(m_settings.workerId, leaseId, resultFields);
+    const AckResult result =
+        m_queue->acknowledge(m_settings.workerId, leaseId, resultFields, std::nullopt,
+                             requestSent ? ClusterQueue::RequestSent::Yes : ClusterQueue::RequestSent::No);
     if (!result.error.isEmpty()) {
         // The lease stays held (and renewed): acknowledging again with the same id is safe.
         Q_EMIT problem(result.error);

@@ -65,7 +65,9 @@ public Q_SLOTS:
     void stop();
     // Up to `count` leases (fewer, or none, when no host may start). Emits leased().
     void requestLeases(int count);
-    void acknowledge(const QByteArray &leaseId, const QList<QPair<QByteArray, QByteArray>> &resultFields);
+    // requestSent false: nothing was sent (robots.txt blocked it), the lease's start is given back.
+    void acknowledge(const QByteArray &leaseId, const QList<QPair<QByteArray, QByteArray>> &resultFields,
+                     bool requestSent = true);
     void retryLater(const QByteArray &leaseId, qint64 notBeforeMs);
     // A lease that was not used (nothing sent): back to its host's queue, its attempt not counted.
     void giveBack(const QByteArray &leaseId);

@@ -1,8 +1,8 @@
 // The pure parts of the --cluster commands: a result's round trip through the results stream's fields,
 // the shared limits the flags turn into (with the interval guard), and which flag combinations parse.
+#include "cluster/clusterlimits.h"
 #include "cluster/clusterresultcodec.h"
 #include "clusterflags.h"
-#include "clusterlimits.h"
 #include "clustersummarytally.h"
 #include "commandline.h"
 #include "output/csvwriter.h"

@@ -362,6 +362,82 @@ private Q_SLOTS:
         QCOMPARE(seen.value(QStringLiteral("h1.test:80")).breaker, QStringLiteral("closed"));
     }
 
+    // A lease acknowledged without a request (robots.txt blocked it) gives its start back: the host's next
+    // URL may start at once, not an interval later; not when the host has started again since.
+    void unsentAcknowledgementGivesTheStartBack() {
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawlName());
+        QVERIFY(queue.createCrawl({}));
+        ClusterHostBudget budget(connection, crawlName());
+        QVERIFY(budget.setLimits({10, 2, 1'000, 0, 0}));
+        queue.enqueue(siteUrls(5, 1), "b", 0);
+        const QString host = QStringLiteral("h0.test:80");
+        QVERIFY(queue.lease("A", "A:1", 5'000, 1'000).lease);
+        QVERIFY(queue.acknowledge("A", "A:1", kOkResult, 1'010).accepted); // sent: the interval holds
+        QVERIFY(!queue.lease("A", "A:2", 5'000, 1'020).lease);
+        QVERIFY(queue.lease("A", "A:3", 5'000, 2'000).lease);
+        QVERIFY(queue.acknowledge("A", "A:3", kOkResult, 2'010, ClusterQueue::RequestSent::No).accepted);
+        QCOMPARE(budget.hostStatus(host, 2'020).nextStartMs, 2'000); // as before A:3's grant
+        QCOMPARE(budget.hostStatus(host, 2'020).starts, 1);
+        QVERIFY(queue.lease("A", "A:4", 5'000, 2'020).lease); // not at 3'000
+        // A:5 starts after A:4 (2 in flight): A:4 given back unsent then leaves A:5's start in place.
+        QVERIFY(queue.lease("A", "A:5", 5'000, 3'020).lease);
+        QVERIFY(queue.acknowledge("A", "A:4", kOkResult, 3'030, ClusterQueue::RequestSent::No).accepted);
+        QCOMPARE(budget.hostStatus(host, 3'040).nextStartMs, 4'020);
+        QCOMPARE(budget.hostStatus(host, 3'040).starts, 3);
+        QCOMPARE(queue.counts().done, 3);
+    }
+
+    // The rows the coordinator writes itself reach the stream once per line, marked, and are counted.
+    void inputRowsOncePerLine() {
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawlName());
+        QVERIFY(queue.createCrawl({}));
+        CrawlResult bad;
+        bad.lineNumber = 3;
+        bad.url = QStringLiteral("not a url");
+        bad.outcome = Outcome::InvalidUrl;
+        bad.error = QStringLiteral("line 3: not a URL");
+        CrawlResult other = bad;
+        other.lineNumber = 9;
+        QCOMPARE(queue.addInputRows({bad, other}), 2);
+        QCOMPARE(queue.addInputRows({bad}), 0); // a resumed coordinator sends it again
+        const QList<ClusterResultRecord> rows = queue.readResults({}, 10);
+        QCOMPARE(rows.size(), 2);
+        QVERIFY(rows[0].isInputRow());
+        QCOMPARE(rows[0].fields.value("url"), QByteArray("not a url"));
+        QCOMPARE(rows[0].fields.value("line"), QByteArray("3"));
+        QCOMPARE(rows[0].fields.value("outcome"), QByteArray("invalid_url"));
+        QCOMPARE(rows[0].fields.value("error"), QByteArray("line 3: not a URL"));
+        QCOMPARE(queue.counts().inputRows, 2);
+        QCOMPARE(queue.counts().done, 0); // not URLs: the crawl's done/enqueued are the URLs'
+    }
+
+    // The hosts page carries each host's own limits (an override), or none.
+    void hostsPageCarriesOverrides() {
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawlName());
+        QVERIFY(queue.createCrawl({}));
+        ClusterHostBudget budget(connection, crawlName());
+        QVERIFY(budget.setLimits({10, 2, 100, 0, 0}));
+        queue.enqueue(siteUrls(6, 3), "b", 0);
+        QVERIFY(budget.setHostOverride(QStringLiteral("h1.test:80"), 1, 340));
+        QVERIFY(budget.setHostOverride(QStringLiteral("h2.test:80"), 5, std::nullopt));
+        QHash<QString, ClusterHostRow> seen;
+        QByteArray cursor = "0";
+        do {
+            for (const ClusterHostRow &row : queue.hostsPage(cursor, 10, &cursor, 1'000))
+                seen.insert(row.host, row);
+        } while (cursor != "0");
+        QCOMPARE(seen.size(), 3);
+        QCOMPARE(seen.value(QStringLiteral("h0.test:80")).overrideInFlight, -1);
+        QCOMPARE(seen.value(QStringLiteral("h0.test:80")).overrideIntervalMs, -1);
+        QCOMPARE(seen.value(QStringLiteral("h1.test:80")).overrideInFlight, 1);
+        QCOMPARE(seen.value(QStringLiteral("h1.test:80")).overrideIntervalMs, 340);
+        QCOMPARE(seen.value(QStringLiteral("h2.test:80")).overrideInFlight, 5);
+        QCOMPARE(seen.value(QStringLiteral("h2.test:80")).overrideIntervalMs, -1);
+    }
+
     void trimmedResultsAreGoneTheRestStay() {
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawlName());

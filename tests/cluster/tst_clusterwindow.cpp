@@ -16,6 +16,7 @@
 #include "crawlscopeprocess.h"
 #include "engine/crawlengine.h"
 #include "mainwindow.h"
+#include "models/hostsmodel.h"
 #include "models/resultsmodel.h"
 #include "pages/mainactions.h"
 #include "redistestserver.h"
@@ -193,10 +194,26 @@ private Q_SLOTS:
         QCOMPARE(c.hosts[0].state, HostState::BackingOff);
         QCOMPARE(c.hosts[0].stateUntilMs, 1'003'250);
         QCOMPARE(c.hosts[1].state, HostState::Busy);
+        QVERIFY(!c.hosts[0].overridden);
+        QCOMPARE(c.hosts[0].maxInFlight, 2);
         s.counts.done = 10;
         s.counts.queued = 0;
         s.counts.leased = 0;
         QCOMPARE(toCrawlSnapshot(s, 40).state, CrawlState::Finished);
+        // A host's own limits replace the crawl's for it alone; the coordinator's input rows count as lines.
+        s.hosts[1].overrideInFlight = 1; // a:80
+        s.hosts[1].overrideIntervalMs = 540;
+        s.hosts[0].overrideInFlight = 6; // b:80: its interval stays the crawl's
+        s.counts.inputRows = 2;
+        const CrawlSnapshot o = toCrawlSnapshot(s, 40);
+        QVERIFY(o.hosts[0].overridden && o.hosts[1].overridden);
+        QCOMPARE(o.hosts[0].maxInFlight, 1);
+        QCOMPARE(o.hosts[0].intervalMs, 500);
+        QCOMPARE(o.hosts[1].maxInFlight, 6);
+        QCOMPARE(o.hosts[1].intervalMs, 100);
+        QCOMPARE(o.total, 12);
+        QCOMPARE(o.done, 12);
+        QCOMPARE(o.state, CrawlState::Finished);
     }
 
     // The coordinator's trim keeps what a watching window has not read yet; a reader that stopped
@@ -458,6 +475,143 @@ private Q_SLOTS:
         window.detachFromCluster();
         QVERIFY(!window.clusterSession()->isAttached());
         QVERIFY(window.tabs()->indexOf(window.workersPage()) < 0);
+    }
+
+    // Invalid input lines reach the attached window as they reach a local crawl's: rows with outcome
+    // invalid_url, their line number and reason, in Results and Failures, counted in the progress; each
+    // one once, the same row as the coordinator's CSV.
+    void invalidLinesShownInAttachedWindow() {
+        TestSite site;
+        const QString a = site.addHost(QHostAddress(QStringLiteral("127.0.0.2")));
+        QVERIFY(!a.isEmpty());
+        const QByteArray list = site.urlList(a, 4, QStringLiteral("/v%1")) + "not a url\n" +
+                                site.urlList(a, 2, QStringLiteral("/w%1")) + "http://bad host/x\n";
+        const QString csv = m_dir.filePath(QStringLiteral("invalid.csv"));
+        auto coordinator = startCoordinator(QStringLiteral("invalid"), list, csv,
+                                            {QStringLiteral("--per-host"), QStringLiteral("2")});
+        QVERIFY(coordinator);
+        QVERIFY(waitForCrawl(QStringLiteral("invalid")));
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        QVERIFY(attachByDialog(window, clusterUrl(), QStringLiteral("invalid")));
+        auto worker = startWorker(QStringLiteral("invalid"));
+        QVERIFY2(waitFinished(*coordinator, 60'000), coordinator->err.constData());
+        QCOMPARE(coordinator->process->exitCode(), 0);
+        int count = 0;
+        const QHash<QString, QStringList> csvRows = clitest::rowsByUrl(csv, &count);
+        QCOMPARE(count, 8);
+        ui::ResultsModel *results = window.resultsModel();
+        QVERIFY2(QTest::qWaitFor([&] { return results->rowCount() == count; }, 15'000),
+                 qPrintable(QString::number(results->rowCount())));
+        QCOMPARE(results->outcomeCount(Outcome::InvalidUrl), 2);
+        const QList<QPair<QString, qint64>> invalid{{QStringLiteral("not a url"), 5},
+                                                    {QStringLiteral("http://bad host/x"), 8}};
+        for (const auto &[line, number] : invalid) {
+            const QStringList csvRow = csvRows.value(line);
+            QCOMPARE(csvRow.value(clitest::OutcomeCol), QStringLiteral("invalid_url"));
+            bool found = false;
+            for (int row = 0; row < results->rowCount(); ++row) {
+                const CrawlResult r = results->result(row);
+                if (r.url != line)
+                    continue;
+                found = true;
+                QCOMPARE(r.outcome, Outcome::InvalidUrl);
+                QCOMPARE(r.error, csvRow.value(clitest::Error));
+                QVERIFY(!r.error.isEmpty());
+                QCOMPARE(r.lineNumber, number); // the Line column, as a local crawl's row
+            }
+            QVERIFY2(found, qPrintable(line));
+        }
+        // The Failures tab lists them, as a local crawl's does.
+        QAbstractItemModel *failures = window.failuresView()->model();
+        QVERIFY(QTest::qWaitFor([&] { return failures->rowCount() == 2; }, 5'000));
+        for (int row = 0; row < failures->rowCount(); ++row)
+            QCOMPARE(failures->data(failures->index(row, ui::ResultsModel::OutcomeColumn)).toString(),
+                     QStringLiteral("invalid_url"));
+        // Every line counted, the invalid ones too: 8 of 8.
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                const CrawlSnapshot s = toCrawlSnapshot(window.clusterSession()->lastSnapshot(), 0);
+                return s.total == 8 && s.done == 8;
+            },
+            5'000));
+        QTest::qWait(600); // a repeat would show up here: each line once
+        QCOMPARE(results->rowCount(), count);
+        QVERIFY(waitFinished(*worker, 30'000));
+        window.detachFromCluster();
+    }
+
+    // The Hosts tab shows each host's own limits where an override applies (--cluster-set's --host-limit,
+    // the window's own per-host limit) with the override mark, and the crawl's limits elsewhere.
+    void hostsTableShowsEachHostsLimit() {
+        const QString a = QStringLiteral("a.test:80");
+        const QString b = QStringLiteral("b.test:80");
+        const QString c = QStringLiteral("c.test:80");
+        QByteArray list;
+        for (const QString &host : {a, b, c})
+            for (int i = 0; i < 3; ++i)
+                list += "http://" + host.toUtf8() + "/p" + QByteArray::number(i) + '\n';
+        const QString csv = m_dir.filePath(QStringLiteral("overridden.csv"));
+        auto coordinator = startCoordinator(QStringLiteral("overridden"), list, csv,
+                                            {QStringLiteral("--per-host"), QStringLiteral("2"),
+                                             QStringLiteral("--interval-ms"), QStringLiteral("100")});
+        QVERIFY(coordinator);
+        QVERIFY(waitForCrawl(QStringLiteral("overridden")));
+        // No worker: the hosts stay queued while the window looks. An override set by --cluster-set.
+        const clitest::Run set =
+            clitest::runCli({QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"),
+                             QStringLiteral("overridden"), QStringLiteral("--cluster-set"),
+                             QStringLiteral("--host-limit"), a + QStringLiteral("=1/300")});
+        QVERIFY2(set.exitCode == 0, set.err.constData());
+
+        ui::MainWindow window;
+        window.setConfirmationsEnabled(false);
+        window.show();
+        QVERIFY(attachByDialog(window, clusterUrl(), QStringLiteral("overridden")));
+        ui::HostsModel *hosts = window.hostsModel();
+        const auto hostRow = [&](const QString &host) {
+            const int row = hosts->rowForHost(host);
+            return row >= 0 ? hosts->host(row) : HostSnapshot{};
+        };
+        const auto inFlightText = [&](const QString &host) {
+            return hosts->data(hosts->index(hosts->rowForHost(host), ui::HostsModel::InFlightColumn))
+                .toString();
+        };
+        QVERIFY(
+            QTest::qWaitFor([&] { return hosts->rowForHost(c) >= 0 && hosts->rowForHost(a) >= 0; }, 10'000));
+        QVERIFY(hostRow(a).overridden);
+        QCOMPARE(hostRow(a).maxInFlight, 1);
+        QCOMPARE(hostRow(a).intervalMs, 300);
+        QCOMPARE(inFlightText(a), QStringLiteral("0 / 1"));
+        QVERIFY(hosts->data(hosts->index(hosts->rowForHost(a), ui::HostsModel::HostColumn))
+                    .toString()
+                    .contains(QStringLiteral("override")));
+        for (const QString &host : {b, c}) {
+            QVERIFY(!hostRow(host).overridden);
+            QCOMPARE(hostRow(host).maxInFlight, 2);
+            QCOMPARE(hostRow(host).intervalMs, 100);
+            QCOMPARE(inFlightText(host), QStringLiteral("0 / 2"));
+            QVERIFY(!hosts->data(hosts->index(hosts->rowForHost(host), ui::HostsModel::HostColumn))
+                         .toString()
+                         .contains(QStringLiteral("override")));
+        }
+
+        // The window's own per-host limit for b: shown for b only, a keeps its own, c the crawl's.
+        QSignalSpy written(window.clusterSession(), &ui::ClusterSession::limitsWritten);
+        window.setHostOverride(b, HostOverride{3, 250});
+        QVERIFY(written.wait(5'000));
+        QVERIFY(written.last().at(0).toBool());
+        QVERIFY(QTest::qWaitFor([&] { return hostRow(b).maxInFlight == 3; }, 5'000));
+        QVERIFY(hostRow(b).overridden);
+        QCOMPARE(hostRow(b).intervalMs, 250);
+        QCOMPARE(inFlightText(b), QStringLiteral("0 / 3"));
+        QCOMPARE(hostRow(a).maxInFlight, 1);
+        QVERIFY(!hostRow(c).overridden);
+        QCOMPARE(hostRow(c).maxInFlight, 2);
+        window.detachFromCluster();
+        coordinator->process->terminate();
+        QVERIFY(waitFinished(*coordinator, 20'000));
     }
 
     // SIGKILL one of two workers: the workers page calls it dead within the lease lifetime (plus a poll),

@@ -1,7 +1,7 @@
 #include "cluster/clustersession.h"
 
+#include "cluster/clusterlimits.h"
 #include "cluster/clusterwatcher.h"
-#include "clusterlimits.h"
 
 namespace ui {
 

@@ -1,4 +1,4 @@
-#include "clusterlimits.h"
+#include "cluster/clusterlimits.h"
 
 #include <algorithm>
 #include <cmath>
