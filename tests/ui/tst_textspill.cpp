@@ -277,6 +277,11 @@ private Q_SLOTS:
         }
     }
 
+    // More rows than one turn sorts: the model sorts in slices between events (ResultFilterSortModel).
+    static bool sortedInTime(const ui::ResultFilterSortModel &model) {
+        return QTest::qWaitFor([&model] { return !model.isSorting(); }, 30'000);
+    }
+
     // The text filter and a URL sort over spilled rows give exactly the in-memory rows and order, also
     // while more rows stream into the sorted view; the texts leave memory again when the sort ends.
     void filterAndSortMatchInMemory() {
@@ -310,6 +315,7 @@ private Q_SLOTS:
             for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
                 a.sort(column, order);
                 b.sort(column, order);
+                QVERIFY(sortedInTime(a) && sortedInTime(b));
                 QVERIFY(spilled.store().texts().isPinned());
                 QCOMPARE(a.sourceRows(), b.sourceRows());
             }
@@ -317,6 +323,7 @@ private Q_SLOTS:
         // Rows keep arriving into the URL sort: each batch lands where the in-memory view puts it.
         a.sort(ui::ResultsModel::UrlColumn, Qt::AscendingOrder);
         b.sort(ui::ResultsModel::UrlColumn, Qt::AscendingOrder);
+        QVERIFY(sortedInTime(a) && sortedInTime(b));
         fill(&spilled, total, 5000);
         fill(&inMemory, total, 5000);
         QCOMPARE(a.sourceRows(), b.sourceRows());
@@ -325,6 +332,7 @@ private Q_SLOTS:
 
         a.sort(ui::ResultsModel::LatencyColumn, Qt::DescendingOrder);
         b.sort(ui::ResultsModel::LatencyColumn, Qt::DescendingOrder);
+        QVERIFY(sortedInTime(a) && sortedInTime(b));
         QVERIFY(!spilled.store().texts().isPinned());
         QCOMPARE(a.sourceRows(), b.sourceRows());
         // Unpinned: the chunk being filled, no cache yet.
