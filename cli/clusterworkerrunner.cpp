@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 namespace crawl {
 
@@ -353,7 +354,13 @@ void ClusterWorkerRunner::onLimitsChanged(const ClusterLimits &limits) {
 }
 
 void ClusterWorkerRunner::askForWork() {
-    if (m_stopping || m_finishing || m_asking || !m_client)
+    if (m_asking) {
+        // The answer on its way was decided before this: a slot or a host's start freed since (an
+        // acknowledgement, a blocked URL's start given back) would otherwise wait for the poll timer.
+        m_askAgain = true;
+        return;
+    }
+    if (m_stopping || m_finishing || !m_client)
         return;
     const int free = m_concurrency - int(m_flights.size());
     if (free <= 0)
@@ -367,6 +374,7 @@ void ClusterWorkerRunner::askForWork() {
 
 void ClusterWorkerRunner::onLeased(const QList<ClusterLease> &leases, qint64 askAgainInMs) {
     m_asking = false;
+    const bool askAgain = std::exchange(m_askAgain, false);
     const qint64 now = steadyNs();
     for (const ClusterLease &lease : leases) {
         if (lease.givenUp && !m_stopping) { // nothing is sent: never late
@@ -398,7 +406,7 @@ void ClusterWorkerRunner::onLeased(const QList<ClusterLease> &leases, qint64 ask
         return;
     // Fewer than asked for: nothing more may start now; ask when a host may (or poll for new input, retries
     // and slots freed by other workers). All of them: there may be more.
-    if (leases.size() < m_requested)
+    if (leases.size() < m_requested && !askAgain)
         m_askTimer.start(int(askAgainInMs >= 0 ? askAgainInMs : kIdlePollMs));
     else
         askForWork();
@@ -565,7 +573,7 @@ void ClusterWorkerRunner::endRobotsFetch(Flight &flight, int status, bool tooMan
     // The URL itself was not sent: back to the front of its host's queue, its attempt not counted; its
     // next start obeys the host's interval (this fetch spent the slot).
     QMetaObject::invokeMethod(
-        m_client, [client = m_client, leaseId] { client->giveBack(leaseId); }, Qt::QueuedConnection);
+        m_client, [client = m_client, leaseId] { client->giveBack(leaseId, true); }, Qt::QueuedConnection);
     m_flights.remove(leaseId);
     askForWork();
 }

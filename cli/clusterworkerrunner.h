@@ -156,6 +156,7 @@ private:
     QHash<QByteArray, Flight> m_flights; // by lease id: fetching, or waiting for its acknowledgement
     QHash<QNetworkReply *, QByteArray> m_leaseOfReply;
     bool m_asking = false;
+    bool m_askAgain = false;   // asked for work while an answer was on its way: ask again when it comes
     qsizetype m_requested = 0; // leases asked for by the request in flight
     bool m_stopping = false;
     bool m_finishing = false;

@@ -206,24 +206,25 @@ int ClusterQueue::addInputRows(const QList<CrawlResult> &rows) {
 
 RenewResult ClusterQueue::retryLater(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
                                      std::optional<qint64> nowMs) {
-    return endLease(owner, leaseId, notBeforeMs, true, nowMs);
+    return endLease(owner, leaseId, notBeforeMs, true, nowMs, RequestSent::Yes);
 }
 
 RenewResult ClusterQueue::giveBack(const QByteArray &owner, const QByteArray &leaseId,
-                                   std::optional<qint64> nowMs) {
-    return endLease(owner, leaseId, 0, false, nowMs);
+                                   std::optional<qint64> nowMs, RequestSent sent) {
+    return endLease(owner, leaseId, 0, false, nowMs, sent);
 }
 
 RenewResult ClusterQueue::giveBackUntil(const QByteArray &owner, const QByteArray &leaseId,
                                         qint64 notBeforeMs, std::optional<qint64> nowMs) {
-    return endLease(owner, leaseId, notBeforeMs, false, nowMs);
+    return endLease(owner, leaseId, notBeforeMs, false, nowMs, RequestSent::No);
 }
 
 RenewResult ClusterQueue::endLease(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
-                                   bool attempted, std::optional<qint64> nowMs) {
-    const RedisReply reply = m_connection.evalScript(
-        ClusterScripts::retryLater(), {m_prefix},
-        {owner, leaseId, QByteArray::number(notBeforeMs), timeArg(nowMs), attempted ? "1" : "0"});
+                                   bool attempted, std::optional<qint64> nowMs, RequestSent sent) {
+    const RedisReply reply =
+        m_connection.evalScript(ClusterScripts::retryLater(), {m_prefix},
+                                {owner, leaseId, QByteArray::number(notBeforeMs), timeArg(nowMs),
+                                 attempted ? "1" : "0", sent == RequestSent::Yes ? "1" : "0"});
     RenewResult result;
     if (reply.isError() || reply.elements.isEmpty()) {
         result.error = m_lastError = errorText(reply);

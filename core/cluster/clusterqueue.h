@@ -65,12 +65,14 @@ public:
     // A retry: ends the lease without a result; the URL joins its host's queue again at notBeforeMs.
     RenewResult retryLater(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
                            std::optional<qint64> nowMs = {});
-    // A lease the worker did not use (no request was sent): the URL is queued again at once and the attempt
-    // the lease counted is taken back. The host's start interval stays spent (the grant happened).
-    RenewResult giveBack(const QByteArray &owner, const QByteArray &leaseId,
-                         std::optional<qint64> nowMs = {});
+    // A lease the worker did not use for its URL: the URL is queued again at once and the attempt the lease
+    // counted is taken back. RequestSent::No (it came late): nothing reached the host, so its start and the
+    // crawl's rate slot go back too, unless another start has been taken since. Yes (its slot fetched the
+    // origin's robots.txt): the start stays spent.
+    RenewResult giveBack(const QByteArray &owner, const QByteArray &leaseId, std::optional<qint64> nowMs = {},
+                         RequestSent sent = RequestSent::No);
     // giveBack, but the URL joins its host's queue only at notBeforeMs (its host's robots.txt is being
-    // fetched by another worker, or waits for a retry): nothing sent, so the attempt is taken back too.
+    // fetched by another worker, or waits for a retry): nothing sent, so the attempt and start go back too.
     RenewResult giveBackUntil(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
                               std::optional<qint64> nowMs = {});
     // Reclaims up to `limit` expired leases; returns how many, or -1 on error. lease() does this too.
@@ -104,7 +106,7 @@ public:
 
 private:
     RenewResult endLease(const QByteArray &owner, const QByteArray &leaseId, qint64 notBeforeMs,
-                         bool attempted, std::optional<qint64> nowMs);
+                         bool attempted, std::optional<qint64> nowMs, RequestSent sent);
 
     QByteArray m_prefix;
     QString m_crawlName;

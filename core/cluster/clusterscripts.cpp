@@ -27,7 +27,9 @@ namespace {
 //   P u:<id>           hash: url, norm, host, line, attempts, state, lease
 //   P leases           zset: live lease ids -> expiry
 //   P l:<lease>        hash: id, owner, host, state (leased/acked/expired/released), stream, skip (1: its
-//                      host was given up, the worker acknowledges it as skipped without a request)
+//                      host was given up, the worker acknowledges it as skipped without a request),
+//                      granted, b_next, b_last, r_after, r_next, r_last (the host's start and the crawl's
+//                      rate slot before the grant: an acknowledgement of nothing sent gives them back)
 //   P done             hash: URL id -> the lease that acknowledged it
 //   P results          stream: one entry per acknowledged URL
 //   P counts           hash: nextid, enqueued, duplicates, queued, leased, delayed, done, expired, inputrows
@@ -273,6 +275,25 @@ local function live_lease(lease, owner, now)
     local exp = redis.call('ZSCORE', P .. 'leases', lease)
     if (not exp) or tonumber(exp) <= now then return nil, 'expired', l end
     return l, nil, l
+end
+-- A lease that sent nothing (robots.txt blocked its URL, it came back late) gives back the host's start and the
+-- crawl's rate slot its grant took (as a local crawl decides robots.txt before it takes a slot); not when
+-- another start has been taken since.
+local function give_back_start(lease, host)
+    local hk = P .. 'host:' .. host
+    local g = redis.call('HMGET', P .. 'l:' .. lease, 'granted', 'b_next', 'b_last')
+    if g[1] and num(redis.call('HGET', hk, 'last_start'), -1) == num(g[1], -2) then
+        redis.call('HSET', hk, 'next', num(g[2], 0))
+        if num(g[3], -1) < 0 then redis.call('HDEL', hk, 'last_start') else redis.call('HSET', hk, 'last_start', g[3]) end
+        redis.call('HINCRBY', hk, 'starts', -1)
+    end
+    local r = redis.call('HMGET', P .. 'l:' .. lease, 'r_after', 'r_next', 'r_last')
+    if r[1] and redis.call('HGET', P .. 'rate', 'last') == r[1] then
+        for i, field in ipairs({'next', 'last'}) do
+            if r[i + 1] == '' then redis.call('HDEL', P .. 'rate', field)
+            else redis.call('HSET', P .. 'rate', field, r[i + 1]) end
+        end
+    end
 end
 )lua";
 
@@ -600,6 +621,7 @@ for _, host in ipairs(hosts) do
     else
         -- The host's start as it was before this grant: a lease that sends nothing gives it back (acknowledge).
         local before = redis.call('HMGET', P .. 'host:' .. host, 'next', 'last_start')
+        local rateBefore = redis.call('HMGET', P .. 'rate', 'next', 'last')
         local r = budget_try(host, lease, now, ttl)
         -- 7: given up. The URL is still leased (its row goes through acknowledge like any other, exactly
         -- once; a worker that dies holding it loses nothing), but without a slot or an attempt.
@@ -615,6 +637,12 @@ for _, host in ipairs(hosts) do
                 redis.call('HSET', lk, 'skip', 1)
             else
                 redis.call('HSET', lk, 'granted', now, 'b_next', before[1] or '', 'b_last', before[2] or '')
+                -- The crawl-wide rate slot too, when this grant took one (--max-rate).
+                local rateAfter = redis.call('HGET', P .. 'rate', 'last')
+                if rateAfter and rateAfter ~= rateBefore[2] then
+                    redis.call('HSET', lk, 'r_after', rateAfter, 'r_next', rateBefore[1] or '',
+                        'r_last', rateBefore[2] or '')
+                end
             end
             counts('queued', -1, 'leased', 1)
             reschedule(host, now)
@@ -668,17 +696,7 @@ if not l then
 end
 local id, host = l[1], l[3]
 if redis.call('HSETNX', P .. 'done', id, lease) == 0 then return {0, 'done'} end
-if ARGV[4] == '0' then
-    -- Nothing reached the host, so its next start goes back to what it was before this grant (as a local
-    -- crawl decides robots.txt before it takes a slot); not when the host has started again since.
-    local hk = P .. 'host:' .. host
-    local g = redis.call('HMGET', P .. 'l:' .. lease, 'granted', 'b_next', 'b_last')
-    if g[1] and num(redis.call('HGET', hk, 'last_start'), -1) == num(g[1], -2) then
-        redis.call('HSET', hk, 'next', num(g[2], 0))
-        if num(g[3], -1) < 0 then redis.call('HDEL', hk, 'last_start') else redis.call('HSET', hk, 'last_start', g[3]) end
-        redis.call('HINCRBY', hk, 'starts', -1)
-    end
-end
+if ARGV[4] == '0' then give_back_start(lease, host) end
 local uk = P .. 'u:' .. id
 local u = redis.call('HMGET', uk, 'url', 'line', 'attempts')
 local fields = {'id', id, 'url', u[1], 'line', u[2], 'attempts', u[3], 'owner', owner}
@@ -718,9 +736,10 @@ return added
     return script;
 }
 
-// ARGV: owner, lease id, not-before ms, now, attempted ("0": nothing was sent, the lease's attempt is taken
-// back). Ends the lease without a result: the URL waits out its retry delay (without holding any slot) and
-// then joins its host's queue again. {1} or {0, reason}
+// ARGV: owner, lease id, not-before ms, now, attempted ("0": the URL was not sent, the lease's attempt is
+// taken back), sent ("0": nothing at all reached the host, its start and rate slot are given back). Ends the
+// lease without a result: the URL waits out its retry delay (without holding any slot) and then joins its
+// host's queue again. {1} or {0, reason}
 const RedisScript &retryLater() {
     static const RedisScript script = withPrelude(R"lua(
 local owner, lease = ARGV[1], ARGV[2]
@@ -733,6 +752,7 @@ redis.call('HSET', P .. 'l:' .. lease, 'state', 'released')
 redis.call('PEXPIRE', P .. 'l:' .. lease, 3600000)
 local skip = redis.call('HGET', P .. 'l:' .. lease, 'skip') == '1'
 if ARGV[5] == '0' and not skip then redis.call('HINCRBY', P .. 'u:' .. id, 'attempts', -1) end
+if ARGV[6] == '0' then give_back_start(lease, host) end
 -- A retry on a host given up meanwhile (the failed probe that gave it up, an attempt that was in flight)
 -- waits for nothing: it is queued at once and ends as `skipped`.
 local gaveUp = redis.call('HGET', P .. 'host:' .. host, 'breaker') == 'gaveup' and breaker_settings().on

@@ -217,8 +217,10 @@ void ClusterWorkerClient::finishHop(const QByteArray &leaseId) {
     m_hops.erase(it);
 }
 
-void ClusterWorkerClient::giveBack(const QByteArray &leaseId) {
-    const RenewResult result = m_queue->giveBack(m_settings.workerId, leaseId);
+void ClusterWorkerClient::giveBack(const QByteArray &leaseId, bool requestSent) {
+    const RenewResult result =
+        m_queue->giveBack(m_settings.workerId, leaseId, std::nullopt,
+                          requestSent ? ClusterQueue::RequestSent::Yes : ClusterQueue::RequestSent::No);
     if (!result.error.isEmpty()) {
         Q_EMIT problem(result.error); // it expires instead
         return;

@@ -69,8 +69,9 @@ public Q_SLOTS:
     void acknowledge(const QByteArray &leaseId, const QList<QPair<QByteArray, QByteArray>> &resultFields,
                      bool requestSent = true);
     void retryLater(const QByteArray &leaseId, qint64 notBeforeMs);
-    // A lease that was not used (nothing sent): back to its host's queue, its attempt not counted.
-    void giveBack(const QByteArray &leaseId);
+    // A lease whose URL was not sent: back to its host's queue, its attempt not counted, its start given back
+    // unless requestSent (its slot fetched the origin's robots.txt instead).
+    void giveBack(const QByteArray &leaseId, bool requestSent = false);
     // giveBack, the URL queued again only at notBeforeMs (server clock).
     void giveBackUntil(const QByteArray &leaseId, qint64 notBeforeMs);
     // robots.txt of the lease's host (ClusterRobotsStore): emits robotsLookedUp().

@@ -313,6 +313,41 @@ private Q_SLOTS:
         QCOMPARE(again.lease->attempts, 1);
     }
 
+    // A lease given back unsent (it came late) gives back its host's start and the crawl's rate slot too:
+    // nothing reached the host, so the next URL may start as if the grant had never been made.
+    void aLeaseGivenBackUnusedGivesItsStartBack() {
+        RedisConnection connection(m_server.url());
+        ClusterQueue queue(connection, crawlName());
+        QVERIFY(queue.createCrawl({}));
+        ClusterHostBudget budget(connection, crawlName());
+        ClusterLimits limits{10, 2, 1'000, 0, 0};
+        limits.maxRatePerSec = 1; // a start per second over the crawl
+        QVERIFY(budget.setLimits(limits));
+        queue.enqueue(siteUrls(4, 1), "b", 0);
+        const QString host = QStringLiteral("h0.test:80");
+        QVERIFY(queue.lease("A", "A:1", 5'000, 1'000).lease);
+        QVERIFY(queue.acknowledge("A", "A:1", kOkResult, 1'010).accepted);
+        QVERIFY(queue.lease("A", "A:2", 5'000, 2'000).lease);
+        QVERIFY(queue.giveBack("A", "A:2", 2'050).renewed);
+        QCOMPARE(budget.hostStatus(host, 2'060).nextStartMs, 2'000);
+        QCOMPARE(budget.hostStatus(host, 2'060).starts, 1);
+        QVERIFY(queue.lease("A", "A:3", 5'000, 2'060).lease);  // neither the interval nor the rate holds it
+        QVERIFY(!queue.lease("A", "A:4", 5'000, 2'100).lease); // A:3's start holds
+        // Given back after another start (A:6 after A:5): A:6's start and rate slot stay where they are.
+        QVERIFY(queue.giveBack("A", "A:3", 2'110).renewed);
+        QVERIFY(queue.lease("A", "A:5", 5'000, 2'120).lease);
+        QVERIFY(queue.lease("A", "A:6", 5'000, 3'120).lease);
+        QVERIFY(queue.giveBack("A", "A:5", 3'130).renewed);
+        QCOMPARE(budget.hostStatus(host, 3'140).nextStartMs, 4'120);
+        QVERIFY(!queue.lease("A", "A:7", 5'000, 3'140).lease);
+        QCOMPARE(queue.lease("A", "A:8", 5'000, 3'140).askAgainAtMs, 4'120);
+        // Its slot fetched robots.txt (RequestSent::Yes): the URL goes back, the start stays spent.
+        QVERIFY(queue.lease("A", "A:9", 5'000, 4'120).lease);
+        QVERIFY(queue.giveBack("A", "A:9", 4'130, ClusterQueue::RequestSent::Yes).renewed);
+        QCOMPARE(budget.hostStatus(host, 4'140).nextStartMs, 5'120);
+        QVERIFY(!queue.lease("A", "A:10", 5'000, 4'140).lease);
+    }
+
     void aUrlThatKeepsLosingWorkersEndsWithATerminalResult() {
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawlName());
