@@ -239,6 +239,14 @@ void ClusterWorkerRunner::startClient() {
                 if (it != m_flights.end() && it->pendingHopHost == host && !m_stopping)
                     acknowledgeGivenUp(*it, host, reason);
             });
+    // A redirect to a host a window skipped: the URL ends `cancelled`, as a local crawl's hop to a skipped
+    // host does (FetchShard::placeLocal).
+    connect(m_client, &ClusterWorkerClient::hopSkippedByUser, this,
+            [this](const QByteArray &leaseId, const QString &host) {
+                const auto it = m_flights.find(leaseId);
+                if (it != m_flights.end() && it->pendingHopHost == host && !m_stopping)
+                    acknowledgeUnfetched(*it, Outcome::Cancelled, skippedHostText(host));
+            });
     connect(m_client, &ClusterWorkerClient::unreachable, this, [this](const QString &error, bool permanent) {
         if (m_finishing)
             return;
@@ -377,11 +385,14 @@ void ClusterWorkerRunner::onLeased(const QList<ClusterLease> &leases, qint64 ask
     const bool askAgain = std::exchange(m_askAgain, false);
     const qint64 now = steadyNs();
     for (const ClusterLease &lease : leases) {
-        if (lease.givenUp && !m_stopping) { // nothing is sent: never late
+        if ((lease.givenUp || lease.skippedByUser) && !m_stopping) { // nothing is sent: never late
             Flight flight;
             flight.lease = lease;
-            acknowledgeGivenUp(m_flights.insert(lease.leaseId, flight).value(), lease.host,
-                               lease.givenUpReason);
+            Flight &stored = m_flights.insert(lease.leaseId, flight).value();
+            if (lease.givenUp)
+                acknowledgeGivenUp(stored, lease.host, lease.givenUpReason);
+            else
+                acknowledgeUnfetched(stored, Outcome::Cancelled, skippedHostText(lease.host));
             continue;
         }
         if (m_stopping || now - lease.askedAtSteadyNs > kClusterLateLeaseMs * 1'000'000) {
@@ -614,11 +625,15 @@ void ClusterWorkerRunner::acknowledgeGivenUp(Flight &flight, const QString &host
         event.reason = reason;
         say(breakerEventText(event));
     }
+    acknowledgeUnfetched(flight, Outcome::Skipped, breakerGaveUpText(host, reason));
+}
+
+void ClusterWorkerRunner::acknowledgeUnfetched(Flight &flight, Outcome outcome, const QString &error) {
     CrawlResult result;
     result.url = flight.lease.url;
     result.host = flight.lease.host;
-    result.outcome = Outcome::Skipped;
-    result.error = breakerGaveUpText(host, reason);
+    result.outcome = outcome;
+    result.error = error;
     result.finishedAt = QDateTime::currentDateTimeUtc();
     flight.resultFields = ClusterResultCodec::encode(result);
     flight.resultFields.append({"host_inflight", QByteArray::number(flight.lease.hostInFlight)});

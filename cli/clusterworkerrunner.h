@@ -109,6 +109,8 @@ private:
     // The host (`host`: the lease's, or its redirect hop's) was given up by its shared breaker: the URL's
     // `skipped` row, as a local crawl writes it, without a request.
     void acknowledgeGivenUp(Flight &flight, const QString &host, const QString &reason);
+    // A URL that ends without a request (its host given up or skipped): its row, acknowledged.
+    void acknowledgeUnfetched(Flight &flight, Outcome outcome, const QString &error);
     HostRobots hostRobotsFrom(const ClusterRobotsEntry &entry, qint64 remainingMs) const;
     qint64 robotsLockTtlMs() const;
     bool isLate(const Flight &flight) const;

@@ -262,13 +262,14 @@ void MainWindow::createCentralWidgets() {
     m_charts = new ChartsPanel;
     m_hosts->setHostPalette(m_charts->hostPalette()); // a host's swatch matches its chart line
 
-    m_hostsPage = new HostsPage(m_hosts, m_engine);
+    m_hostsPage = new HostsPage(m_hosts);
     m_hostsPage->setGlobalLimits([this] {
         crawl::CrawlLimits global;
         m_limits->applyTo(&global);
         return global;
     });
     connect(m_hostsPage, &HostsPage::overrideChosen, this, &MainWindow::setHostOverride);
+    connect(m_hostsPage, &HostsPage::hostActionChosen, this, &MainWindow::applyHostAction);
 
     m_failuresPage = new ResultsPage(ResultsPage::Kind::Failures, m_results);
     m_failuresPage->addRowAction(m_actions->retrySelected);
@@ -1029,6 +1030,27 @@ void MainWindow::retryFailed(RetryScope scope) {
     updateActions();
 }
 
+void MainWindow::applyHostAction(const QString &hostKey, crawl::HostAction action) {
+    if (m_cluster && m_cluster->isAttached()) { // a shared crawl: for every worker, through Redis
+        m_cluster->applyHostAction(hostKey, action);
+        return;
+    }
+    switch (action) {
+    case crawl::HostAction::Pause:
+        m_engine->pauseHost(hostKey);
+        break;
+    case crawl::HostAction::Resume:
+        m_engine->resumeHost(hostKey);
+        break;
+    case crawl::HostAction::Skip:
+        m_engine->skipHost(hostKey);
+        break;
+    case crawl::HostAction::ResumeTripped:
+        m_engine->resetHostBreaker(hostKey);
+        break;
+    }
+}
+
 void MainWindow::setHostOverride(const QString &hostKey, const std::optional<crawl::HostOverride> &value) {
     if (!value || (value->maxInFlight <= 0 && value->intervalMs < 0))
         m_overrides.remove(hostKey);
@@ -1462,6 +1484,11 @@ void MainWindow::createClusterActions() {
                 ok ? tr("Shared limits changed (version %1): every worker obeys within a second").arg(version)
                    : tr("Cannot change the shared limits: %1").arg(error),
                 8'000);
+        });
+    connect(
+        m_cluster, &ClusterSession::hostActionApplied, this,
+        [this](const QString &host, crawl::HostAction action, bool ok, bool changed, const QString &error) {
+            statusBar()->showMessage(ClusterSession::hostActionText(host, action, ok, changed, error), 8'000);
         });
 }
 

@@ -8,6 +8,7 @@
 #include "model/crawlresult.h"
 #include "model/crawlsnapshot.h"
 #include "model/fetchpolicy.h"
+#include "model/hostaction.h"
 #include "models/retryselection.h"
 
 #include <QHash>
@@ -113,6 +114,9 @@ public:
     crawl::CrawlEngine *engine() const { return m_engine; }
     // A host's own limits (the hosts table's context menu); nullopt returns it to the global limits.
     void setHostOverride(const QString &hostKey, const std::optional<crawl::HostOverride> &value);
+    // The Hosts tab's Pause / Resume / Skip / Resume Tripped Host: on the local crawl, or for every worker
+    // of the shared crawl this window is attached to.
+    void applyHostAction(const QString &hostKey, crawl::HostAction action);
     // Sets the limits panel (and the engine) as if the user had moved the controls; the settings without
     // a control in the panel go to the engine as given.
     void setLimits(const crawl::CrawlLimits &limits, const crawl::FetchPolicy &policy);

@@ -71,6 +71,32 @@ std::optional<qint64> ClusterHostBudget::pauseHost(const QString &host, qint64 u
     return reply.toInteger();
 }
 
+std::optional<bool> ClusterHostBudget::hostAction(const QString &host, HostAction action,
+                                                  std::optional<qint64> nowMs) {
+    QByteArray name;
+    switch (action) {
+    case HostAction::Pause:
+        name = "pause";
+        break;
+    case HostAction::Resume:
+        name = "resume";
+        break;
+    case HostAction::Skip:
+        name = "skip";
+        break;
+    case HostAction::ResumeTripped:
+        name = "reset";
+        break;
+    }
+    const RedisReply reply = m_connection.evalScript(ClusterScripts::hostAction(), {m_prefix},
+                                                     {host.toUtf8(), name, timeArg(nowMs)});
+    if (reply.isError()) {
+        m_lastError = QString::fromUtf8(reply.text);
+        return std::nullopt;
+    }
+    return reply.toInteger() == 1;
+}
+
 bool ClusterHostBudget::setBreaker(const QString &host, const QString &state, qint64 untilMs,
                                    std::optional<qint64> nowMs) {
     if (state != QLatin1String("closed") && state != QLatin1String("open") &&

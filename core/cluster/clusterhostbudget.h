@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cluster/clustertypes.h"
+#include "model/hostaction.h"
 
 #include <QByteArray>
 #include <QString>
@@ -33,6 +34,10 @@ public:
                                 std::optional<qint64> nowMs = {});
     // Retry-After: pauses the host for every worker. Returns the pause now in force (a later one wins).
     std::optional<qint64> pauseHost(const QString &host, qint64 untilMs, std::optional<qint64> nowMs = {});
+    // A window's choice for one host, for every worker (pause, resume, skip its remaining URLs, close its
+    // tripped breaker). True when it changed something, false when there was nothing to change (an unknown
+    // host, a resume of a closed breaker), nullopt on error (lastError()).
+    std::optional<bool> hostAction(const QString &host, HostAction action, std::optional<qint64> nowMs = {});
     // state: "closed", "open" (no start before untilMs, then one probe at a time) or "halfopen" (one at a
     // time).
     bool setBreaker(const QString &host, const QString &state, qint64 untilMs,

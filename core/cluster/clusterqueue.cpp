@@ -136,6 +136,7 @@ LeaseResult ClusterQueue::lease(const QByteArray &owner, const QByteArray &lease
         lease.expiresMs = e[6].toInteger();
         lease.hostInFlight = static_cast<int>(e[8].toInteger());
         lease.givenUp = e[9].toInteger() == 1;
+        lease.skippedByUser = e[9].toInteger() == 2;
         if (lease.givenUp)
             lease.givenUpReason = breakerReasonOf(e[10].text);
         result.lease = lease;
@@ -355,7 +356,7 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
     }
     if (nextCursor)
         *nextCursor = reply.elements[0].text;
-    for (qsizetype i = 1; i + 10 < reply.elements.size(); i += 11) {
+    for (qsizetype i = 1; i + 11 < reply.elements.size(); i += 12) {
         ClusterHostRow row;
         row.host = QString::fromUtf8(reply.elements[i].text);
         row.status.inFlight = static_cast<int>(reply.elements[i + 1].toInteger());
@@ -368,6 +369,9 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
         row.status.breakerReason = breakerReasonOf(reply.elements[i + 8].text);
         row.overrideInFlight = static_cast<int>(reply.elements[i + 9].toInteger());
         row.overrideIntervalMs = reply.elements[i + 10].toInteger();
+        const qint64 byUser = reply.elements[i + 11].toInteger();
+        row.status.pausedByUser = (byUser & 1) != 0;
+        row.status.skippedByUser = (byUser & 2) != 0;
         out.append(row);
     }
     return out;

@@ -15,7 +15,8 @@ namespace {
 //                      the probe's grant), bk_first (when it first tripped without recovering since: the
 //                      give-up clock), bk_trips, bk_recover (starts left at 1 in flight after a recovery),
 //                      bk_size, bk_h0..bk_h4 (the window's attempts by health), o_inflight / o_interval
-//                      (overrides), starts, last_start, crawldelay (robots.txt)
+//                      (overrides), starts, last_start, crawldelay (robots.txt), upause / uskip (1: paused
+//                      / skipped by the user from a window: hostAction)
 //   P bw:<h>           list: the breaker's window, "<ms>:<health>" per completed attempt, oldest first
 //   P hin:<h>          zset: grants in flight on the host -> expiry (a dead worker's grant times out)
 //   P gin              zset: every grant in flight -> expiry (the crawl's global cap)
@@ -27,7 +28,8 @@ namespace {
 //   P u:<id>           hash: url, norm, host, line, attempts, state, lease
 //   P leases           zset: live lease ids -> expiry
 //   P l:<lease>        hash: id, owner, host, state (leased/acked/expired/released), stream, skip (1: its
-//                      host was given up, the worker acknowledges it as skipped without a request),
+//                      host was given up, 2: skipped by the user; the worker acknowledges it as skipped /
+//                      cancelled without a request),
 //                      granted, b_next, b_last, r_after, r_next, r_last (the host's start and the crawl's
 //                      rate slot before the grant: an acknowledgement of nothing sent gives them back)
 //   P done             hash: URL id -> the lease that acknowledged it
@@ -41,7 +43,7 @@ namespace {
 // Reasons a start is refused: 1 paused (Retry-After), 2 breaker open (or its one probe in flight), 3 start
 // interval, 4 host in-flight limit, 5 global in-flight cap, 6 global start-rate cap, 7 given up by its
 // breaker (lease() then hands the URL out as a skip: no slot, no attempt, the worker writes its `skipped`
-// row).
+// row), 8 paused by the user, 9 skipped by the user (handed out as a skip too: a `cancelled` row).
 constexpr char kPrelude[] = R"lua(
 local P = KEYS[1]
 local function num(v, d)
@@ -78,7 +80,12 @@ local function giveup_at(host)
 end
 -- The earliest time the host may start anything, ignoring in-flight counts.
 local function eligible_at(host, now)
-    local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until')
+    local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until', 'upause',
+        'uskip')
+    -- Skipped by the user: its URLs are handed out as skips at once. Paused by the user: looked at again
+    -- in an hour, or at once when resumed (hostAction reschedules it).
+    if h[6] == '1' then return now end
+    if h[5] == '1' then return now + 3600000 end
     local on = (h[3] == 'open' or h[3] == 'gaveup') and breaker_settings().on
     -- A given-up host's URLs are handed out as skips at once (nothing is sent: no pause or interval applies).
     if h[3] == 'gaveup' and on then return now end
@@ -93,8 +100,7 @@ local function eligible_at(host, now)
 end
 -- The host is given up (HostBreaker::giveUp): every URL still waiting for a retry joins its queue now, so it
 -- too ends as `skipped` (FetchShard::endWaiting's rule); what is queued is leased as skips from now on.
-local function give_up(host, now)
-    redis.call('HSET', P .. 'host:' .. host, 'breaker', 'gaveup', 'bk_probe', '')
+local function requeue_waiting(host, now)
     local moved = 0
     for _, id in ipairs(redis.call('ZRANGE', P .. 'delayed', 0, -1)) do
         local uk = P .. 'u:' .. id
@@ -110,6 +116,10 @@ local function give_up(host, now)
         redis.call('HINCRBY', P .. 'counts', 'queued', moved)
     end
     if redis.call('LLEN', P .. 'q:' .. host) > 0 then redis.call('ZADD', P .. 'sched', now, host) end
+end
+local function give_up(host, now)
+    redis.call('HSET', P .. 'host:' .. host, 'breaker', 'gaveup', 'bk_probe', '')
+    requeue_waiting(host, now)
 end
 local function reschedule(host, now)
     if redis.call('LLEN', P .. 'q:' .. host) > 0 then
@@ -138,7 +148,12 @@ local function budget_try(host, grant, now, ttl)
     end
     redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
     redis.call('ZREMRANGEBYSCORE', gin, '-inf', now)
-    local h = redis.call('HMGET', hk, 'next', 'pause', 'breaker', 'breaker_until', 'bk_probe', 'bk_recover')
+    local h = redis.call('HMGET', hk, 'next', 'pause', 'breaker', 'breaker_until', 'bk_probe', 'bk_recover',
+        'upause', 'uskip')
+    -- Skipped by the user (the window's Skip Remaining URLs): nothing starts there again, its URLs end
+    -- `cancelled` unfetched (FetchShard::skipHost). Paused by the user: nothing starts until resumed.
+    if h[8] == '1' then return {0, now, 9, redis.call('ZCARD', hin), version} end
+    if h[7] == '1' then return {0, now + 1000, 8, redis.call('ZCARD', hin), version} end
     -- (The breaker's settings are read only for a host whose breaker is not closed: no cost otherwise.)
     local breakerOn = (h[3] == 'open' or h[3] == 'halfopen' or h[3] == 'gaveup') and breaker_settings().on
     -- Given up (or due to be, as HostBreaker::giveUpDue: tripped, not probing, past the give-up time): no
@@ -398,6 +413,40 @@ return untilMs
     return script;
 }
 
+// ARGV: host, action, now. What the window's Hosts tab does to a host of a shared crawl, for every worker
+// (FetchShard's setHostPaused, skipHost, resetHostBreaker): "pause" (nothing new starts; in flight finish),
+// "resume", "skip" (every URL not yet started, retries waiting included, ends `cancelled` unfetched, and so
+// does any added later), "reset" (a tripped or given-up breaker closes: requests start again now). Returns
+// 1, or 0 when there was nothing to change (an unknown host, a reset of a closed breaker).
+const RedisScript &hostAction() {
+    static const RedisScript script = withPrelude(R"lua(
+local host, action = ARGV[1], ARGV[2]
+local now = now_ms(ARGV[3])
+local hk = P .. 'host:' .. host
+if redis.call('SISMEMBER', P .. 'hosts', host) == 0 then return 0 end
+if action == 'pause' then
+    redis.call('HSET', hk, 'upause', 1)
+elseif action == 'resume' then
+    redis.call('HDEL', hk, 'upause')
+elseif action == 'skip' then
+    redis.call('HSET', hk, 'uskip', 1)
+    requeue_waiting(host, now)
+elseif action == 'reset' then
+    local b = redis.call('HGET', hk, 'breaker')
+    if (not b) or b == 'closed' then return 0 end
+    redis.call('HSET', hk, 'breaker', 'closed', 'breaker_until', 0, 'bk_probe', '', 'bk_recover', 0, 'bk_first', 0,
+        'bk_trips', 0)
+    redis.call('DEL', P .. 'bw:' .. host)
+    redis.call('HDEL', hk, 'bk_h0', 'bk_h1', 'bk_h2', 'bk_h3', 'bk_h4', 'bk_why')
+else
+    return redis.error_reply('unknown host action ' .. action)
+end
+reschedule(host, now)
+return 1
+)lua");
+    return script;
+}
+
 // ARGV: host, state (closed/open/halfopen), until ms, now.
 const RedisScript &setBreaker() {
     static const RedisScript script = withPrelude(R"lua(
@@ -530,7 +579,7 @@ for _, host in ipairs(scan[2]) do
     local hin = P .. 'hin:' .. host
     redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
     local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until', 'starts',
-        'bk_why', 'o_inflight', 'o_interval')
+        'bk_why', 'o_inflight', 'o_interval', 'upause', 'uskip')
     out[#out + 1] = host
     out[#out + 1] = redis.call('ZCARD', hin)
     out[#out + 1] = redis.call('LLEN', P .. 'q:' .. host)
@@ -542,6 +591,7 @@ for _, host in ipairs(scan[2]) do
     out[#out + 1] = h[6] or ''
     out[#out + 1] = num(h[7], -1)
     out[#out + 1] = num(h[8], -1)
+    out[#out + 1] = (h[9] == '1' and 1 or 0) + (h[10] == '1' and 2 or 0)
 end
 return out
 )lua");
@@ -593,8 +643,7 @@ local now = now_ms(ARGV[4])
 local lk = P .. 'l:' .. lease
 local function granted(id, host, expiry)
     local u = redis.call('HMGET', P .. 'u:' .. id, 'url', 'attempts', 'line')
-    local skip = 0
-    if redis.call('HGET', lk, 'skip') == '1' then skip = 1 end
+    local skip = num(redis.call('HGET', lk, 'skip'), 0)
     return {1, id, u[1], host, tonumber(u[2]), u[3], expiry, now, redis.call('ZCARD', P .. 'hin:' .. host), skip,
         redis.call('HGET', P .. 'host:' .. host, 'bk_why') or ''}
 end
@@ -623,9 +672,10 @@ for _, host in ipairs(hosts) do
         local before = redis.call('HMGET', P .. 'host:' .. host, 'next', 'last_start')
         local rateBefore = redis.call('HMGET', P .. 'rate', 'next', 'last')
         local r = budget_try(host, lease, now, ttl)
-        -- 7: given up. The URL is still leased (its row goes through acknowledge like any other, exactly
-        -- once; a worker that dies holding it loses nothing), but without a slot or an attempt.
-        local skip = r[3] == 7
+        -- 7: given up, 9: skipped by the user. The URL is still leased (its row goes through acknowledge like
+        -- any other, exactly once; a worker that dies holding it loses nothing), but without a slot or an
+        -- attempt.
+        local skip = r[3] == 7 or r[3] == 9
         if r[1] == 1 or skip then
             local id = redis.call('LPOP', P .. 'q:' .. host)
             local uk = P .. 'u:' .. id
@@ -634,7 +684,7 @@ for _, host in ipairs(hosts) do
             redis.call('ZADD', P .. 'leases', now + ttl, lease)
             redis.call('HSET', lk, 'id', id, 'owner', owner, 'host', host, 'state', 'leased')
             if skip then
-                redis.call('HSET', lk, 'skip', 1)
+                redis.call('HSET', lk, 'skip', r[3] == 9 and 2 or 1)
             else
                 redis.call('HSET', lk, 'granted', now, 'b_next', before[1] or '', 'b_last', before[2] or '')
                 -- The crawl-wide rate slot too, when this grant took one (--max-rate).
@@ -750,12 +800,13 @@ local id, host = l[1], l[3]
 redis.call('ZREM', P .. 'leases', lease)
 redis.call('HSET', P .. 'l:' .. lease, 'state', 'released')
 redis.call('PEXPIRE', P .. 'l:' .. lease, 3600000)
-local skip = redis.call('HGET', P .. 'l:' .. lease, 'skip') == '1'
+local skip = redis.call('HGET', P .. 'l:' .. lease, 'skip') ~= false
 if ARGV[5] == '0' and not skip then redis.call('HINCRBY', P .. 'u:' .. id, 'attempts', -1) end
 if ARGV[6] == '0' then give_back_start(lease, host) end
 -- A retry on a host given up meanwhile (the failed probe that gave it up, an attempt that was in flight)
--- waits for nothing: it is queued at once and ends as `skipped`.
-local gaveUp = redis.call('HGET', P .. 'host:' .. host, 'breaker') == 'gaveup' and breaker_settings().on
+-- or skipped by the user waits for nothing: it is queued at once and ends as `skipped` (`cancelled`).
+local hs = redis.call('HMGET', P .. 'host:' .. host, 'breaker', 'uskip')
+local gaveUp = (hs[1] == 'gaveup' and breaker_settings().on) or hs[2] == '1'
 if tonumber(ARGV[3]) <= now or gaveUp then
     -- Due now (given back unsent, a worker going away): the front of its host's queue, its turn kept.
     redis.call('HSET', P .. 'u:' .. id, 'state', 'queued', 'lease', '')

@@ -23,6 +23,7 @@ const RedisScript &tryStart();
 const RedisScript &finished();
 const RedisScript &renewGrant();
 const RedisScript &pauseHost();
+const RedisScript &hostAction();
 const RedisScript &setBreaker();
 const RedisScript &recordAttempt();
 const RedisScript &hostStatus();

@@ -60,8 +60,10 @@ struct StartDecision {
         Interval = 3,
         HostBusy = 4,
         GlobalBusy = 5,
-        RateCap = 6, // --max-rate: the crawl-wide start rate; atMs is when the next start may be
-        GivenUp = 7  // the host's breaker gave it up: nothing starts there again
+        RateCap = 6,      // --max-rate: the crawl-wide start rate; atMs is when the next start may be
+        GivenUp = 7,      // the host's breaker gave it up: nothing starts there again
+        PausedByUser = 8, // a window paused it: nothing starts until resumed
+        SkippedByUser = 9 // a window skipped it: its URLs end `cancelled`, nothing starts there again
     };
     bool granted = false;
     // Granted: the server time of the grant. Refused: when to ask again (for HostBusy/GlobalBusy an upper
@@ -80,7 +82,9 @@ struct HostBudgetStatus {
     qint64 pausedUntilMs = 0;
     QString breaker; // closed, open, halfopen, gaveup
     qint64 breakerUntilMs = 0;
-    QString breakerReason; // why it last tripped, in a local crawl's words; empty when it never did
+    QString breakerReason;      // why it last tripped, in a local crawl's words; empty when it never did
+    bool pausedByUser = false;  // a window's Pause (ClusterHostBudget::hostAction)
+    bool skippedByUser = false; // a window's Skip Remaining URLs: its URLs end `cancelled`
     qint64 starts = 0;
     qint64 queued = 0;
     qint64 serverNowMs = 0;
@@ -125,6 +129,8 @@ struct ClusterLease {
     // (the lease took no slot and counted no attempt). givenUpReason: the breaker's words for it.
     bool givenUp = false;
     QString givenUpReason;
+    // A window skipped the host (Skip Remaining URLs): acknowledged as `cancelled` without a request.
+    bool skippedByUser = false;
 };
 
 struct LeaseResult {

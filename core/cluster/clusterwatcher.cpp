@@ -279,4 +279,17 @@ void ClusterWatcher::setSharedLimits(const ClusterLimits &wanted, const ClusterH
                          version ? QString() : m_budget->lastError());
 }
 
+void ClusterWatcher::applyHostAction(const QString &host, HostAction action) {
+    QString problem;
+    if (!ensureConnected(&problem)) {
+        Q_EMIT hostActionApplied(host, action, false, false, problem);
+        return;
+    }
+    const std::optional<bool> changed = m_budget->hostAction(host, action);
+    Q_EMIT hostActionApplied(host, action, changed.has_value(), changed.value_or(false),
+                             changed ? QString() : m_budget->lastError());
+    if (changed.value_or(false))
+        poll(); // the Hosts tab shows the new state now, not a second later
+}
+
 } // namespace crawl

@@ -4,6 +4,7 @@
 #include "cluster/clusterwatchsnapshot.h"
 #include "cluster/redisurl.h"
 #include "model/crawlresult.h"
+#include "model/hostaction.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>
@@ -67,11 +68,17 @@ public Q_SLOTS:
     // stored interval) replace the per-host overrides this watcher wrote before (others' stay). Every worker
     // obeys from its next lease.
     void setSharedLimits(const crawl::ClusterLimits &wanted, const crawl::ClusterHostLimits &hostOverrides);
+    // The Hosts tab's choice for one host, for every worker (ClusterHostBudget::hostAction); the next
+    // snapshot shows it at once.
+    void applyHostAction(const QString &host, crawl::HostAction action);
 
 Q_SIGNALS:
     void snapshotReady(const crawl::ClusterWatchSnapshot &snapshot);
     void resultsReady(const QList<crawl::CrawlResult> &results);
     void limitsWritten(bool ok, qint64 version, const QString &error);
+    // changed: false when there was nothing to change (the breaker had closed meanwhile).
+    void hostActionApplied(const QString &host, crawl::HostAction action, bool ok, bool changed,
+                           const QString &error);
     // The total so far, emitted each time it grows (see rowsTrimmedUnread).
     void rowsMissed(qint64 total);
 

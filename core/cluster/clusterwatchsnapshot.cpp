@@ -73,10 +73,13 @@ CrawlSnapshot toCrawlSnapshot(const ClusterWatchSnapshot &s, qint64 intervalGuar
             userInterval(row.overrideIntervalMs >= 0 ? row.overrideIntervalMs : s.limits.intervalMs);
         host.queued = b.queued;
         host.started = b.starts;
+        host.skipped = b.skippedByUser;
         if (b.breaker == QLatin1String("gaveup")) {
             // As a local crawl shows it: given up, its remaining URLs skipped.
             host.breakerState = BreakerState::GaveUp;
             host.breakerReason = b.breakerReason;
+        } else if (b.pausedByUser) {
+            host.state = HostState::Paused; // a window's Pause, for every worker (the menu offers Resume)
         } else if (b.pausedUntilMs > now) {
             host.state = HostState::BackingOff;
             host.stateUntilMs = b.pausedUntilMs + s.localMinusServerMs;

@@ -189,6 +189,10 @@ void ClusterWorkerClient::tryStartHop(const QByteArray &leaseId, const QString &
         Q_EMIT hopGivenUp(leaseId, host, m_budget->hostStatus(host).breakerReason);
         return;
     }
+    if (decision.reason == StartDecision::Reason::SkippedByUser) {
+        Q_EMIT hopSkippedByUser(leaseId, host);
+        return;
+    }
     if (decision.granted)
         m_hops.insert(leaseId, host);
     const qint64 askAgainInMs =

@@ -119,6 +119,8 @@ Q_SIGNALS:
     void hopDecision(const QByteArray &leaseId, bool granted, qint64 askAgainInMs, qint64 askedAtSteadyNs);
     // The hop's host was given up by its breaker (instead of hopDecision): the URL must end as `skipped`.
     void hopGivenUp(const QByteArray &leaseId, const QString &host, const QString &reason);
+    // The redirect's host was skipped from a window: the lease's URL ends `cancelled`.
+    void hopSkippedByUser(const QByteArray &leaseId, const QString &host);
     void breakerChanged(const QString &host, const crawl::BreakerRecord &record);
 
 private:

@@ -55,6 +55,7 @@ struct HostSnapshot {
     qint64 accepted = 0;          // URLs of this host whose last response passed the acceptance checks
     QString robotsStatus;         // "robots.txt: 3 rules, Crawl-delay 2 s", "fetching robots.txt", ...
     QString intervalReason; // why effectiveIntervalMs is above the user's: "Crawl-delay 2 s (robots.txt)"
+    bool skipped = false;   // Skip Remaining URLs chosen (a shared crawl's, read from Redis by any window)
 };
 
 enum class CrawlState : quint8 { Idle, Running, Paused, Stopping, Finished };

@@ -37,6 +37,7 @@ void ClusterSession::attach(const crawl::RedisUrl &url, const QString &crawlName
     connect(watcher, &crawl::ClusterWatcher::snapshotReady, this, &ClusterSession::onSnapshot);
     connect(watcher, &crawl::ClusterWatcher::resultsReady, this, &ClusterSession::resultsReady);
     connect(watcher, &crawl::ClusterWatcher::limitsWritten, this, &ClusterSession::limitsWritten);
+    connect(watcher, &crawl::ClusterWatcher::hostActionApplied, this, &ClusterSession::hostActionApplied);
     connect(watcher, &crawl::ClusterWatcher::rowsMissed, this, &ClusterSession::rowsMissed);
     m_thread->start();
     QMetaObject::invokeMethod(watcher, &crawl::ClusterWatcher::start, Qt::QueuedConnection);
@@ -58,6 +59,32 @@ void ClusterSession::detach() {
     QMetaObject::invokeMethod(
         watcher, [thread] { thread->quit(); }, Qt::QueuedConnection);
     Q_EMIT attachedChanged(false);
+}
+
+QString ClusterSession::hostActionText(const QString &host, crawl::HostAction action, bool ok, bool changed,
+                                       const QString &error) {
+    if (!ok)
+        return tr("Cannot change %1 in the shared crawl: %2").arg(host, error);
+    switch (action) {
+    case crawl::HostAction::Pause:
+        return tr("%1 paused for every worker; requests in flight finish").arg(host);
+    case crawl::HostAction::Resume:
+        return tr("%1 resumed for every worker").arg(host);
+    case crawl::HostAction::Skip:
+        return tr("%1 skipped for every worker: its URLs not yet started end as cancelled").arg(host);
+    case crawl::HostAction::ResumeTripped:
+        return changed ? tr("%1: circuit breaker closed for every worker; requests start again").arg(host)
+                       : tr("%1: its circuit breaker had closed already").arg(host);
+    }
+    return {};
+}
+
+void ClusterSession::applyHostAction(const QString &host, crawl::HostAction action) {
+    if (!m_watcher)
+        return;
+    QMetaObject::invokeMethod(
+        m_watcher, [watcher = m_watcher, host, action] { watcher->applyHostAction(host, action); },
+        Qt::QueuedConnection);
 }
 
 void ClusterSession::setLimits(const crawl::CrawlLimits &limits) {

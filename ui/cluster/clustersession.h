@@ -5,6 +5,7 @@
 #include "model/crawllimits.h"
 #include "model/crawlresult.h"
 #include "model/crawlsnapshot.h"
+#include "model/hostaction.h"
 
 #include <QObject>
 #include <QThread>
@@ -38,6 +39,11 @@ public:
     // shared limits (what --cluster-set writes, the interval guard included). Every worker obeys from its
     // next lease.
     void setLimits(const crawl::CrawlLimits &limits);
+    // The Hosts tab's Pause, Resume, Skip Remaining URLs or Resume Tripped Host, for every worker.
+    void applyHostAction(const QString &host, crawl::HostAction action);
+    // The status bar's words for an applied host action.
+    static QString hostActionText(const QString &host, crawl::HostAction action, bool ok, bool changed,
+                                  const QString &error);
     // The shared limits in the panel's terms (the guard taken off the interval).
     static crawl::CrawlLimits panelLimits(const crawl::ClusterLimits &shared, crawl::CrawlLimits base);
 
@@ -47,6 +53,8 @@ Q_SIGNALS:
     void snapshotReady(const crawl::CrawlSnapshot &snapshot);
     void resultsReady(const QList<crawl::CrawlResult> &results);
     void limitsWritten(bool ok, qint64 version, const QString &error);
+    void hostActionApplied(const QString &host, crawl::HostAction action, bool ok, bool changed,
+                           const QString &error);
     // Rows the coordinator trimmed before this window read them (its reader mark expired while it was
     // suspended, or it attached after the last trim): the total so far, each time it grows.
     void rowsMissed(qint64 total);

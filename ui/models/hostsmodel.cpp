@@ -23,7 +23,7 @@ int HostsModel::columnCount(const QModelIndex &parent) const {
 
 HostStatus HostsModel::status(int row) const {
     const crawl::HostSnapshot &h = m_hosts[row];
-    return hostStatus(h, m_crawlState, m_skipped.contains(h.host), m_nowMs);
+    return hostStatus(h, m_crawlState, h.skipped || m_skipped.contains(h.host), m_nowMs);
 }
 
 void HostsModel::markSkipped(const QString &hostKey) {

@@ -1,7 +1,6 @@
 #include "pages/hostspage.h"
 
 #include "dialogs/hostoverridedialog.h"
-#include "engine/crawlengine.h"
 #include "models/hostsmodel.h"
 #include "pages/actionicon.h"
 #include "pages/tablesetup.h"
@@ -16,10 +15,9 @@
 
 namespace ui {
 
-HostsPage::HostsPage(HostsModel *hosts, crawl::CrawlEngine *engine, QWidget *parent)
+HostsPage::HostsPage(HostsModel *hosts, QWidget *parent)
     : QWidget(parent)
     , m_hosts(hosts)
-    , m_engine(engine)
     , m_sort(new QSortFilterProxyModel(this))
     , m_view(makeTable(this))
     , m_note(new QLabel(this)) {
@@ -108,17 +106,17 @@ void HostsPage::showMenu(const QPoint &pos) {
 
     QAction *chosen = menu.exec(m_view->viewport()->mapToGlobal(pos));
     if (chosen == pause) {
-        m_engine->pauseHost(host);
+        Q_EMIT hostActionChosen(host, crawl::HostAction::Pause);
     } else if (chosen == resume) {
-        m_engine->resumeHost(host);
+        Q_EMIT hostActionChosen(host, crawl::HostAction::Resume);
     } else if (chosen == resumeTripped) {
-        m_engine->resetHostBreaker(host);
+        Q_EMIT hostActionChosen(host, crawl::HostAction::ResumeTripped);
     } else if (chosen == skip) {
         if (!m_confirm ||
             QMessageBox::question(this, tr("Skip %1?").arg(host),
                                   tr("Every URL of %1 not yet started ends as cancelled.").arg(host)) ==
                 QMessageBox::Yes) {
-            m_engine->skipHost(host);
+            Q_EMIT hostActionChosen(host, crawl::HostAction::Skip);
             m_hosts->markSkipped(host);
         }
     } else if (chosen == limits) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/crawllimits.h"
+#include "model/hostaction.h"
 
 #include <QHash>
 #include <QWidget>
@@ -12,20 +13,17 @@ class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
 
-namespace crawl {
-class CrawlEngine;
-}
-
 namespace ui {
 
 class HostsModel;
 
 // The Hosts tab: one row per host, sorted by any column; its context menu pauses, resumes, skips or
-// resumes a tripped host on the engine, and asks the window for per-host limits.
+// resumes a tripped host (the window applies it to its crawl, local or shared), and asks the window for
+// per-host limits.
 class HostsPage : public QWidget {
     Q_OBJECT
 public:
-    HostsPage(HostsModel *hosts, crawl::CrawlEngine *engine, QWidget *parent = nullptr);
+    explicit HostsPage(HostsModel *hosts, QWidget *parent = nullptr);
 
     QTableView *view() const { return m_view; }
     // A line above the table about what it shows (an opened crawl's "busiest 1,000 of 100,000 hosts");
@@ -39,6 +37,8 @@ public:
     void setGlobalLimits(std::function<crawl::CrawlLimits()> limits) { m_globalLimits = std::move(limits); }
 
 Q_SIGNALS:
+    // Pause, Resume, Skip Remaining URLs (confirmed) or Resume Tripped Host chosen for a host.
+    void hostActionChosen(const QString &hostKey, crawl::HostAction action);
     // The user chose "Limits for This Host…" and accepted the dialog (nullopt: back to the global ones).
     void overrideChosen(const QString &hostKey, const std::optional<crawl::HostOverride> &value);
 
@@ -46,7 +46,6 @@ private:
     void showMenu(const QPoint &pos);
 
     HostsModel *m_hosts;
-    crawl::CrawlEngine *m_engine;
     QSortFilterProxyModel *m_sort;
     QTableView *m_view;
     QLabel *m_note;
