@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
         }
     } else {
         const RedisUrlParse parsed =
-            parseRedisUrl(redisText, qEnvironmentVariable(RedisUrl::kPasswordVariable));
+            parseRedisUrl(redisText, RedisUrlEnvironment::fromProcess());
         if (!parsed.url) {
             fprintf(stderr, "bench-cluster: %s\n", qPrintable(parsed.error));
             return 2;

@@ -1013,19 +1013,9 @@ void ClusterWorkerRunner::finish(int exitCode) {
 }
 
 int runClusterWorker(const CommandLineOptions &options) {
-    const RedisUrlParse url = parseRedisUrl(
-        options.clusterUrl, qEnvironmentVariableIsSet(RedisUrl::kPasswordVariable)
-                                ? std::optional<QString>(qEnvironmentVariable(RedisUrl::kPasswordVariable))
-                                : std::nullopt);
+    const RedisUrlParse url = parseRedisUrl(options.clusterUrl, RedisUrlEnvironment::fromProcess());
     if (!url.error.isEmpty()) {
         say(QStringLiteral("--cluster: %1").arg(url.error));
-        return ExitUsage;
-    }
-    if (url.url->tls) {
-        say(QStringLiteral(
-                "--cluster %1: rediss:// (TLS) is not available in this build (Debian 12's hiredis "
-                "0.14 has no TLS); reach the server through a TLS tunnel ending on loopback")
-                .arg(url.url->redacted()));
         return ExitUsage;
     }
     ClusterWorkerRunner runner(options, *url.url);
