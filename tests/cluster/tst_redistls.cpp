@@ -1,8 +1,8 @@
 // rediss:// against a real redis-server started by the test with TLS only (--port 0 --tls-port), its
 // certificates from tests/cluster/data/tls (a private CA; see the README there): commands and scripts over
-// TLS, AUTH with the password from the environment, the server's certificate checked (wrong CA, host name),
-// a client certificate required by the server, unreadable files, and the wrong scheme on either kind of port,
-// each refused clearly and within the connect timeout. The password never appears in any error.
+// TLS, AUTH with the password from the environment, the server's certificate checked (wrong CA, host name,
+// expired), a client certificate required by the server, unreadable files, and the wrong scheme on either
+// kind of port, each refused clearly and within the connect timeout. The password never appears in any error.
 #include "cluster/redisconnection.h"
 #include "cluster/redisscript.h"
 #include "cluster/redisurl.h"
@@ -171,6 +171,21 @@ private Q_SLOTS:
         RedisUrl url = tlsUrl();
         url.host = QStringLiteral("localhost");
         verifyRefused(url, {QStringLiteral("host name")});
+    }
+
+    // Right CA, right address, expired in 2001: refused, and the message says so.
+    void expiredServerCertificateIsRefused() {
+        RedisTestServer expired;
+        expired.setTlsOnly(true);
+        REDIS_TEST_SERVER_START(expired, {QStringLiteral("--tls-cert-file"), tlsFile("expired.crt"),
+                                          QStringLiteral("--tls-key-file"), tlsFile("expired.key"),
+                                          QStringLiteral("--tls-ca-cert-file"), tlsFile("ca.crt"),
+                                          QStringLiteral("--tls-auth-clients"), QStringLiteral("no")});
+        RedisUrl url = expired.url();
+        url.tls = true;
+        url.password = kPassword;
+        url.tlsFiles = trustedClient();
+        verifyRefused(url, {QStringLiteral("certificate is refused"), QStringLiteral("expired")});
     }
 
     void missingClientCertificateIsRefusedClearly() {
