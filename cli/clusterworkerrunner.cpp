@@ -152,7 +152,10 @@ int ClusterWorkerRunner::run() {
     m_loop = &loop;
     if (m_crawlName.isEmpty()) {
         // No --crawl: the first unfinished crawl, or wait for one (a worker pool started before any crawl).
-        m_pickConnection = std::make_unique<RedisConnection>(m_url);
+        RedisConnection::Options pickOptions;
+        pickOptions.clientName =
+            QByteArrayLiteral("crawlscope-worker-pick"); // also proves a TLS port at once
+        m_pickConnection = std::make_unique<RedisConnection>(m_url, pickOptions);
         m_pickTimer.setInterval(kReconnectRetryMs);
         connect(&m_pickTimer, &QTimer::timeout, this, &ClusterWorkerRunner::pickCrawl);
         m_pickTimer.start();

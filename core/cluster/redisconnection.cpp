@@ -277,7 +277,10 @@ RedisReply RedisConnection::command(const QList<QByteArray> &args, Replay replay
             return RedisReply::connectionError(m_lastError.toUtf8());
         bool ioFailed = false;
         RedisReply reply = sendOnce(args, &ioFailed);
-        const bool mayRetry = isLoading(reply) || (ioFailed && replay == Replay::AfterReconnect);
+        // A plain URL on a TLS port hangs up on every attempt: said at once, not after the deadline.
+        m_lastFailurePermanent = ioFailed && m_lastIoLooksLikeTls;
+        const bool mayRetry =
+            isLoading(reply) || (ioFailed && replay == Replay::AfterReconnect && !m_lastIoLooksLikeTls);
         if (!mayRetry || since.elapsed() >= m_options.reconnectDeadlineMs)
             return reply;
         if (isLoading(reply)) {

@@ -183,6 +183,17 @@ private Q_SLOTS:
 
     void plainSchemeOnTheTlsPortRefusedWithExitTwo() {
         verifyWorkerRefused(QStringLiteral("redis://127.0.0.1:%1/0").arg(m_server.port()), "rediss://");
+        // Without a password and without --crawl (a worker looking for any crawl) just the same.
+        const ScopedVariable password(RedisUrl::kPasswordVariable, std::nullopt);
+        QElapsedTimer since;
+        since.start();
+        const clitest::Run run = clitest::runCli(
+            {QStringLiteral("--headless"), QStringLiteral("--worker"), QStringLiteral("--cluster"),
+             QStringLiteral("redis://127.0.0.1:%1/0").arg(m_server.port())});
+        QVERIFY2(run.finished, run.err.constData());
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(since.elapsed() < 15000, qPrintable(QString::number(since.elapsed())));
+        QVERIFY2(run.err.contains("TLS takes rediss://"), run.err.constData());
     }
 };
 

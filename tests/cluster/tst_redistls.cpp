@@ -225,6 +225,17 @@ private Q_SLOTS:
         RedisUrl url = m_tls.url();
         url.password = kPassword;
         verifyRefused(url, {QStringLiteral("TLS"), QStringLiteral("rediss://")});
+
+        // No AUTH, SELECT or name to send at connect: the first command says it, at once, and an idempotent
+        // one is not retried until the 30 s reconnect deadline (every attempt would hang up the same way).
+        RedisConnection bare(m_tls.url());
+        QElapsedTimer since;
+        since.start();
+        const RedisReply reply = bare.command({"PING"}, RedisConnection::Replay::AfterReconnect);
+        QCOMPARE(reply.kind, RedisReply::Kind::ConnectionError);
+        QVERIFY2(reply.text.contains("TLS takes rediss://"), reply.text.constData());
+        QVERIFY2(since.elapsed() < 2000, qPrintable(QString::number(since.elapsed())));
+        QVERIFY(bare.lastFailureIsPermanent());
     }
 
     void commandTimeoutOverTls() {
