@@ -136,8 +136,7 @@ int main(int argc, char **argv) {
             return 1;
         }
     } else {
-        const RedisUrlParse parsed =
-            parseRedisUrl(redisText, qEnvironmentVariable(RedisUrl::kPasswordVariable));
+        const RedisUrlParse parsed = parseRedisUrl(redisText, RedisUrlEnvironment::fromProcess());
         if (!parsed.url) {
             fprintf(stderr, "bench-cluster: %s\n", qPrintable(parsed.error));
             return 2;

@@ -42,19 +42,9 @@ void say(const QString &what) {
 }
 
 std::optional<RedisUrl> parseClusterUrl(const QString &text) {
-    const RedisUrlParse url =
-        parseRedisUrl(text, qEnvironmentVariableIsSet(RedisUrl::kPasswordVariable)
-                                ? std::optional<QString>(qEnvironmentVariable(RedisUrl::kPasswordVariable))
-                                : std::nullopt);
+    const RedisUrlParse url = parseRedisUrl(text, RedisUrlEnvironment::fromProcess());
     if (!url.error.isEmpty()) {
         say(QStringLiteral("--cluster: %1").arg(url.error));
-        return std::nullopt;
-    }
-    if (url.url->tls) {
-        say(QStringLiteral(
-                "--cluster %1: rediss:// (TLS) is not available in this build (Debian 12's hiredis "
-                "0.14 has no TLS); reach the server through a TLS tunnel ending on loopback")
-                .arg(url.url->redacted()));
         return std::nullopt;
     }
     return url.url;

@@ -153,7 +153,10 @@ int ClusterWorkerRunner::run() {
     m_loop = &loop;
     if (m_crawlName.isEmpty()) {
         // No --crawl: the first unfinished crawl, or wait for one (a worker pool started before any crawl).
-        m_pickConnection = std::make_unique<RedisConnection>(m_url);
+        RedisConnection::Options pickOptions;
+        pickOptions.clientName =
+            QByteArrayLiteral("crawlscope-worker-pick"); // also proves a TLS port at once
+        m_pickConnection = std::make_unique<RedisConnection>(m_url, pickOptions);
         m_pickTimer.setInterval(kReconnectRetryMs);
         connect(&m_pickTimer, &QTimer::timeout, this, &ClusterWorkerRunner::pickCrawl);
         m_pickTimer.start();
@@ -1036,19 +1039,9 @@ void ClusterWorkerRunner::finish(int exitCode) {
 }
 
 int runClusterWorker(const CommandLineOptions &options) {
-    const RedisUrlParse url = parseRedisUrl(
-        options.clusterUrl, qEnvironmentVariableIsSet(RedisUrl::kPasswordVariable)
-                                ? std::optional<QString>(qEnvironmentVariable(RedisUrl::kPasswordVariable))
-                                : std::nullopt);
+    const RedisUrlParse url = parseRedisUrl(options.clusterUrl, RedisUrlEnvironment::fromProcess());
     if (!url.error.isEmpty()) {
         say(QStringLiteral("--cluster: %1").arg(url.error));
-        return ExitUsage;
-    }
-    if (url.url->tls) {
-        say(QStringLiteral(
-                "--cluster %1: rediss:// (TLS) is not available in this build (Debian 12's hiredis "
-                "0.14 has no TLS); reach the server through a TLS tunnel ending on loopback")
-                .arg(url.url->redacted()));
         return ExitUsage;
     }
     ClusterWorkerRunner runner(options, *url.url);

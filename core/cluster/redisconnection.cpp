@@ -1,5 +1,7 @@
 #include "cluster/redisconnection.h"
 
+#include "cluster/redistlstransport.h"
+
 #include <QElapsedTimer>
 #include <QRandomGenerator>
 #include <QThread>
@@ -71,10 +73,15 @@ RedisConnection::~RedisConnection() {
     disconnect();
 }
 
+bool RedisConnection::isConnected() const {
+    return m_context != nullptr || (m_tls && m_tls->isOpen());
+}
+
 void RedisConnection::disconnect() {
     if (m_context)
         redisFree(m_context);
     m_context = nullptr;
+    m_tls.reset();
 }
 
 int RedisConnection::backoffDelayMs(int attempt, int initialMs, int capMs) {
@@ -92,34 +99,41 @@ void RedisConnection::fail(const QString &why) {
 RedisConnection::Failure RedisConnection::openOnce() {
     disconnect();
     if (m_url.tls) {
-        m_lastError =
-            QStringLiteral("%1: TLS (rediss://) is not supported by this build (Debian 12's hiredis "
-                           "0.14 has no TLS); reach the server through a TLS tunnel on loopback")
-                .arg(m_url.redacted());
-        return Failure::Permanent;
+        auto transport = std::make_unique<RedisTlsTransport>();
+        switch (transport->open(m_url, m_options.connectTimeoutMs, &m_lastError)) {
+        case RedisTlsTransport::Failure::None:
+            m_tls = std::move(transport);
+            break;
+        case RedisTlsTransport::Failure::Transient:
+            return Failure::Transient;
+        case RedisTlsTransport::Failure::Permanent:
+            return Failure::Permanent;
+        }
+    } else {
+        const QByteArray host = m_url.host.toUtf8();
+        redisContext *context =
+            redisConnectWithTimeout(host.constData(), m_url.port, toTimeval(m_options.connectTimeoutMs));
+        if (!context) {
+            m_lastError = QStringLiteral("%1: cannot allocate a connection").arg(m_url.redacted());
+            return Failure::Transient;
+        }
+        if (context->err) {
+            m_lastError = QStringLiteral("cannot connect to %1: %2")
+                              .arg(m_url.redacted(), QString::fromLocal8Bit(context->errstr));
+            redisFree(context);
+            return Failure::Transient;
+        }
+        redisSetTimeout(context, toTimeval(m_options.commandTimeoutMs));
+        redisEnableKeepAlive(context);
+        m_context = context;
+        m_freshPlainConnection = true;
     }
-    const QByteArray host = m_url.host.toUtf8();
-    redisContext *context =
-        redisConnectWithTimeout(host.constData(), m_url.port, toTimeval(m_options.connectTimeoutMs));
-    if (!context) {
-        m_lastError = QStringLiteral("%1: cannot allocate a connection").arg(m_url.redacted());
-        return Failure::Transient;
-    }
-    if (context->err) {
-        m_lastError = QStringLiteral("cannot connect to %1: %2")
-                          .arg(m_url.redacted(), QString::fromLocal8Bit(context->errstr));
-        redisFree(context);
-        return Failure::Transient;
-    }
-    redisSetTimeout(context, toTimeval(m_options.commandTimeoutMs));
-    redisEnableKeepAlive(context);
-    m_context = context;
 
     const auto handshake = [this](const QList<QByteArray> &args, const QString &what) -> Failure {
         bool ioFailed = false;
         const RedisReply reply = sendOnce(args, &ioFailed);
-        if (ioFailed)
-            return Failure::Transient; // sendOnce has set m_lastError and closed the connection
+        if (ioFailed) // sendOnce has set m_lastError and closed the connection
+            return m_lastIoLooksLikeTls ? Failure::Permanent : Failure::Transient;
         if (reply.kind == RedisReply::Kind::ServerError) {
             if (isLoading(reply)) {
                 fail(QStringLiteral("%1 is loading its data set").arg(m_url.redacted()));
@@ -161,7 +175,7 @@ RedisConnection::Failure RedisConnection::openOnce() {
 }
 
 bool RedisConnection::connectOnce() {
-    if (m_context)
+    if (isConnected())
         return true;
     const Failure failure = openOnce();
     m_lastFailurePermanent = failure == Failure::Permanent;
@@ -169,7 +183,7 @@ bool RedisConnection::connectOnce() {
 }
 
 bool RedisConnection::connect() {
-    if (m_context)
+    if (isConnected())
         return true;
     QElapsedTimer since;
     since.start();
@@ -192,6 +206,31 @@ bool RedisConnection::connect() {
 
 RedisReply RedisConnection::sendOnce(const QList<QByteArray> &args, bool *ioFailed) {
     *ioFailed = false;
+    m_lastIoLooksLikeTls = false;
+    ++m_roundTrips;
+    if (m_tls) {
+        RedisTlsTransport::IoError kind = RedisTlsTransport::IoError::None;
+        QString detail;
+        void *raw = m_tls->command(args, m_options.commandTimeoutMs, &kind, &detail);
+        if (raw) {
+            RedisReply reply = copyReply(static_cast<const redisReply *>(raw));
+            freeReplyObject(raw);
+            return reply;
+        }
+        *ioFailed = true;
+        QString why;
+        if (kind == RedisTlsTransport::IoError::Timeout)
+            why = QStringLiteral("no answer from %1 within %2 ms")
+                      .arg(m_url.redacted())
+                      .arg(m_options.commandTimeoutMs);
+        else if (kind == RedisTlsTransport::IoError::Closed)
+            why = QStringLiteral("%1 closed the connection").arg(m_url.redacted());
+        else
+            why = QStringLiteral("connection to %1 failed: %2").arg(m_url.redacted(), detail);
+        fail(why);
+        return RedisReply::connectionError(why.toUtf8());
+    }
+
     std::vector<const char *> argv;
     std::vector<size_t> lengths;
     argv.reserve(static_cast<size_t>(args.size()));
@@ -200,7 +239,6 @@ RedisReply RedisConnection::sendOnce(const QList<QByteArray> &args, bool *ioFail
         argv.push_back(arg.constData());
         lengths.push_back(static_cast<size_t>(arg.size()));
     }
-    ++m_roundTrips;
     void *raw = redisCommandArgv(m_context, static_cast<int>(argv.size()), argv.data(), lengths.data());
     if (!raw) {
         const int savedErrno = errno;
@@ -215,9 +253,17 @@ RedisReply RedisConnection::sendOnce(const QList<QByteArray> &args, bool *ioFail
         else
             why = QStringLiteral("connection to %1 failed: %2")
                       .arg(m_url.redacted(), QString::fromLocal8Bit(m_context->errstr));
+        // A TLS port hangs up on (or answers garbage to) the first plain command of a new connection.
+        const bool hungUp = m_context->err == REDIS_ERR_EOF || m_context->err == REDIS_ERR_PROTOCOL ||
+                            (m_context->err == REDIS_ERR_IO && savedErrno == ECONNRESET);
+        if (m_freshPlainConnection && hungUp) {
+            m_lastIoLooksLikeTls = true;
+            why += QStringLiteral(" before answering anything (is this a TLS port? TLS takes rediss://)");
+        }
         fail(why);
         return RedisReply::connectionError(why.toUtf8());
     }
+    m_freshPlainConnection = false;
     RedisReply reply = copyReply(static_cast<const redisReply *>(raw));
     freeReplyObject(raw);
     return reply;
@@ -227,11 +273,14 @@ RedisReply RedisConnection::command(const QList<QByteArray> &args, Replay replay
     QElapsedTimer since;
     since.start();
     for (int attempt = 1;; ++attempt) {
-        if (!m_context && !connect())
+        if (!isConnected() && !connect())
             return RedisReply::connectionError(m_lastError.toUtf8());
         bool ioFailed = false;
         RedisReply reply = sendOnce(args, &ioFailed);
-        const bool mayRetry = isLoading(reply) || (ioFailed && replay == Replay::AfterReconnect);
+        // A plain URL on a TLS port hangs up on every attempt: said at once, not after the deadline.
+        m_lastFailurePermanent = ioFailed && m_lastIoLooksLikeTls;
+        const bool mayRetry =
+            isLoading(reply) || (ioFailed && replay == Replay::AfterReconnect && !m_lastIoLooksLikeTls);
         if (!mayRetry || since.elapsed() >= m_options.reconnectDeadlineMs)
             return reply;
         if (isLoading(reply)) {

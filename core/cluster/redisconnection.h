@@ -9,9 +9,13 @@
 #include <QSet>
 #include <QString>
 
+#include <memory>
+
 struct redisContext;
 
 namespace crawl {
+
+class RedisTlsTransport;
 
 // A small synchronous Redis client on hiredis. One connection per thread: it is not thread-safe, and a call
 // blocks its thread for at most one command timeout per attempt (workers call it from their fetch threads,
@@ -23,8 +27,9 @@ namespace crawl {
 // safe to (Replay::AfterReconnect). Every cluster script is written so that a replay with the same ids has
 // the effect of one call (grant and lease ids are chosen by the client for exactly this reason).
 //
-// TLS (rediss://) is refused with a clear error: Debian 12's hiredis 0.14 has no TLS support (hiredis_ssl
-// arrived in 1.0). Until then, reach a remote Redis through a TLS tunnel (stunnel, ssh -L) on loopback.
+// redis:// goes through hiredis' own context. rediss:// (TLS) goes through RedisTlsTransport (a QSslSocket
+// with hiredis' formatter and parser: Debian 12's hiredis 0.14 has no TLS of its own); the replies, the
+// timeouts, the reconnects and the error texts are the same on both.
 class RedisConnection {
 public:
     struct Options {
@@ -52,10 +57,11 @@ public:
     bool connect();
     // One attempt, no backoff: for callers that report "cannot reach" at once and pace their own retries
     // (while their event loop keeps answering signals). lastFailureIsPermanent() tells waiting apart from
-    // errors that waiting cannot fix (AUTH or SELECT refused, TLS asked for).
+    // errors that waiting cannot fix (AUTH or SELECT refused, a TLS certificate refused, TLS on a redis://
+    // URL or none on a rediss:// one).
     bool connectOnce();
     bool lastFailureIsPermanent() const { return m_lastFailurePermanent; }
-    bool isConnected() const { return m_context != nullptr; }
+    bool isConnected() const;
     void disconnect();
 
     RedisReply command(const QList<QByteArray> &args, Replay replay = Replay::Never);
@@ -80,7 +86,10 @@ private:
 
     RedisUrl m_url;
     Options m_options;
-    redisContext *m_context = nullptr;
+    redisContext *m_context = nullptr;        // redis://
+    std::unique_ptr<RedisTlsTransport> m_tls; // rediss://
+    bool m_freshPlainConnection = false;      // redis://, connected, no answer read yet
+    bool m_lastIoLooksLikeTls = false;        // ...and it hung up on the first command: the port speaks TLS
     QString m_lastError;
     quint64 m_roundTrips = 0;
     quint64 m_reconnects = 0;

@@ -74,4 +74,28 @@ RedisUrlParse parseRedisUrl(const QString &text, const std::optional<QString> &p
     return {out, {}};
 }
 
+RedisUrlEnvironment RedisUrlEnvironment::fromProcess() {
+    RedisUrlEnvironment out;
+    if (qEnvironmentVariableIsSet(RedisUrl::kPasswordVariable))
+        out.password = qEnvironmentVariable(RedisUrl::kPasswordVariable);
+    out.tlsFiles.caCertificates = qEnvironmentVariable(RedisTlsFiles::kCaVariable);
+    out.tlsFiles.certificate = qEnvironmentVariable(RedisTlsFiles::kCertificateVariable);
+    out.tlsFiles.privateKey = qEnvironmentVariable(RedisTlsFiles::kKeyVariable);
+    return out;
+}
+
+RedisUrlParse parseRedisUrl(const QString &text, const RedisUrlEnvironment &environment) {
+    RedisUrlParse parsed = parseRedisUrl(text, environment.password);
+    if (!parsed.url || !parsed.url->tls)
+        return parsed;
+    const RedisTlsFiles &files = environment.tlsFiles;
+    if (files.certificate.isEmpty() != files.privateKey.isEmpty())
+        return {{},
+                QStringLiteral("a client certificate needs its key: set both %1 and %2")
+                    .arg(QLatin1String(RedisTlsFiles::kCertificateVariable),
+                         QLatin1String(RedisTlsFiles::kKeyVariable))};
+    parsed.url->tlsFiles = files;
+    return parsed;
+}
+
 } // namespace crawl

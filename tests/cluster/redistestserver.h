@@ -68,6 +68,10 @@ public:
         m_process.waitForFinished(10000);
     }
 
+    // TLS only: the port() speaks TLS and there is no plain port (--port 0 --tls-port). The certificate
+    // options go in start()'s extraArgs. Call before start().
+    void setTlsOnly(bool tlsOnly) { m_tlsOnly = tlsOnly; }
+
     bool isRunning() const { return m_process.state() == QProcess::Running; }
     qint64 pid() const { return m_process.processId(); }
     quint16 port() const { return m_port; }
@@ -99,6 +103,9 @@ private:
                          QStringLiteral("--save"),        QString(),
                          QStringLiteral("--daemonize"),   QStringLiteral("no"),
                          QStringLiteral("--logfile"),     QString()};
+        if (m_tlsOnly)
+            args << QStringLiteral("--port") << QStringLiteral("0") << QStringLiteral("--tls-port")
+                 << QString::number(m_port);
         args << m_extraArgs;
         m_process.setProcessChannelMode(QProcess::MergedChannels);
         // A crashed or killed test must not leave its server running: it dies with the test process.
@@ -128,6 +135,7 @@ private:
     QByteArray m_log;
     QStringList m_extraArgs;
     quint16 m_port = 0;
+    bool m_tlsOnly = false;
 };
 
 // For a test's initTestCase(): skips (with the reason) only when redis-server is not installed.

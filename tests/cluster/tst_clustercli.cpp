@@ -680,7 +680,7 @@ private Q_SLOTS:
         }
     }
 
-    // The password never reaches the output, and rediss:// is refused with the reason.
+    // The password never reaches the output, and rediss:// to a plain Redis port is refused with the reason.
     void passwordNeverPrintedAndTlsRefused() {
         const clitest::Run bad = clitest::runCli(
             {QStringLiteral("--headless"), QStringLiteral("--worker"), QStringLiteral("--cluster"),
@@ -689,9 +689,9 @@ private Q_SLOTS:
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(!bad.err.contains("s3cr3t-pw") && !bad.out.contains("s3cr3t-pw"), bad.err.constData());
         QVERIFY2(bad.err.contains("***"), bad.err.constData());
-        const clitest::Run tls = clitest::runCli({QStringLiteral("--headless"), QStringLiteral("--worker"),
-                                                  QStringLiteral("--cluster"),
-                                                  QStringLiteral("rediss://:pw-in-url@127.0.0.1:6380/0")});
+        const clitest::Run tls = clitest::runCli(
+            {QStringLiteral("--headless"), QStringLiteral("--worker"), QStringLiteral("--cluster"),
+             QStringLiteral("rediss://:pw-in-url@127.0.0.1:%1/0").arg(m_server.port())});
         QCOMPARE(tls.exitCode, 2);
         QVERIFY2(tls.err.contains("TLS") && !tls.err.contains("pw-in-url"), tls.err.constData());
     }

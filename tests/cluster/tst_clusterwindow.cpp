@@ -777,7 +777,7 @@ private Q_SLOTS:
                  qPrintable(dialog->errorLabel()->text()));
         QVERIFY(!anyContains(visibleTexts(dialog) + visibleTexts(&window), secret));
 
-        // rediss:// is refused with the reason, before any connection.
+        // rediss:// to a plain Redis port is refused with the reason (no TLS there).
         QVERIFY(tryAttach(QStringLiteral("rediss://:%1@127.0.0.1:%2/0").arg(secret).arg(guarded.port()),
                           QStringLiteral("any")));
         QVERIFY(dialog->errorLabel()->text().contains(QStringLiteral("TLS")));

@@ -143,15 +143,6 @@ private Q_SLOTS:
         QVERIFY(!reply.text.contains(kPassword.toUtf8()));
     }
 
-    void tlsIsRefusedClearly() {
-        RedisUrl url = authedUrl();
-        url.tls = true;
-        RedisConnection connection(url);
-        QVERIFY(!connection.connect());
-        QVERIFY2(connection.lastError().contains(QStringLiteral("TLS")), qPrintable(connection.lastError()));
-        QVERIFY(!connection.lastError().contains(kPassword));
-    }
-
     // Last: it restarts the server. A call made while the server is down waits (backoff) and completes once
     // it is back; the data written before the restart is still there (append-only file).
     void survivesAServerRestart() {

@@ -110,6 +110,34 @@ private Q_SLOTS:
         QVERIFY(emptyEnv.url->password.isEmpty());
     }
 
+    // The TLS files from the environment: kept for rediss:// only, a certificate only with its key.
+    void tlsFilesFromTheEnvironment() {
+        RedisUrlEnvironment environment;
+        environment.password = QStringLiteral("envpw");
+        environment.tlsFiles = {QStringLiteral("/ca.pem"), QStringLiteral("/me.pem"),
+                                QStringLiteral("/me.key")};
+        const auto tls = parseRedisUrl(QStringLiteral("rediss://h:1/0"), environment);
+        QVERIFY2(tls.url, qPrintable(tls.error));
+        QCOMPARE(tls.url->password, QStringLiteral("envpw"));
+        QCOMPARE(tls.url->tlsFiles.caCertificates, QStringLiteral("/ca.pem"));
+        QCOMPARE(tls.url->tlsFiles.certificate, QStringLiteral("/me.pem"));
+        QCOMPARE(tls.url->tlsFiles.privateKey, QStringLiteral("/me.key"));
+        QVERIFY(!tls.url->redacted().contains(QStringLiteral("pem"))); // the URL is the URL, no files
+        const auto plain = parseRedisUrl(QStringLiteral("redis://h:1/0"), environment);
+        QVERIFY(plain.url);
+        QVERIFY(plain.url->tlsFiles.caCertificates.isEmpty() && plain.url->tlsFiles.certificate.isEmpty());
+
+        environment.tlsFiles.privateKey.clear();
+        const auto noKey = parseRedisUrl(QStringLiteral("rediss://h:1/0"), environment);
+        QVERIFY(!noKey.url);
+        QVERIFY2(noKey.error.contains(QStringLiteral("CRAWLSCOPE_REDIS_KEY")), qPrintable(noKey.error));
+        environment.tlsFiles.certificate.clear();
+        environment.tlsFiles.privateKey = QStringLiteral("/me.key");
+        QVERIFY(!parseRedisUrl(QStringLiteral("rediss://h:1/0"), environment).url);
+        environment.tlsFiles.privateKey.clear(); // the CA alone is enough (a server with tls-auth-clients no)
+        QVERIFY(parseRedisUrl(QStringLiteral("rediss://h:1/0"), environment).url);
+    }
+
     void redactedNeverShowsThePassword() {
         const auto parsed = parseRedisUrl(QStringLiteral("rediss://crawler:hunter2@redis.lan:6390/4"));
         QVERIFY(parsed.url);

@@ -82,9 +82,9 @@ std::optional<crawl::RedisUrl> ClusterAttachDialog::readUrl() {
     } else {
         m_password.clear();
     }
-    const QString environment = qEnvironmentVariable(crawl::RedisUrl::kPasswordVariable);
+    // The password and the TLS files the environment gives (an empty password variable is no password).
     const crawl::RedisUrlParse parsed =
-        crawl::parseRedisUrl(parseText, environment.isEmpty() ? std::nullopt : std::optional(environment));
+        crawl::parseRedisUrl(parseText, crawl::RedisUrlEnvironment::fromProcess());
     if (!parsed.url) {
         m_error->setText(parsed.error); // never quotes the text
         if (!m_password.isEmpty() && typed.isValid()) {
@@ -109,13 +109,6 @@ void ClusterAttachDialog::probe(bool attach) {
     const std::optional<crawl::RedisUrl> url = readUrl();
     if (!url)
         return;
-    if (url->tls) { // said here at once rather than after a round trip: the reason is the build
-        m_error->setText(tr("%1: TLS (rediss://) is not supported by this build (Debian 12's hiredis 0.14 "
-                            "has no TLS); reach the server through a TLS tunnel on loopback")
-                             .arg(url->redacted()));
-        Q_EMIT probeFinished(m_error->text());
-        return;
-    }
     const QString crawlName = attach ? this->crawlName() : QString();
     if (attach && crawlName.isEmpty()) {
         m_error->setText(tr("Choose the crawl to watch (List Crawls shows those in this Redis)"));

@@ -16,7 +16,7 @@ namespace ui {
 
 // File > Attach to Cluster…: the Redis URL and the crawl to watch. The crawl list comes from that Redis
 // (List Crawls, or on its own once the URL is typed); OK checks that Redis answers and that the crawl
-// exists before the dialog closes, and says clearly why not (refused, AUTH, unknown crawl, rediss://).
+// exists before the dialog closes, and says clearly why not (refused, AUTH, unknown crawl, TLS refused).
 // The password never shows: once typed, the URL field shows the redacted form and the dialog keeps the
 // password in memory; CRAWLSCOPE_REDIS_PASSWORD is used when the URL has none. Redis is asked on a
 // worker thread: the window never waits for it.
