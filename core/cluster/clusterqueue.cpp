@@ -354,7 +354,7 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
     }
     if (nextCursor)
         *nextCursor = reply.elements[0].text;
-    for (qsizetype i = 1; i + 10 < reply.elements.size(); i += 11) {
+    for (qsizetype i = 1; i + 13 < reply.elements.size(); i += 14) {
         ClusterHostRow row;
         row.host = QString::fromUtf8(reply.elements[i].text);
         row.status.inFlight = static_cast<int>(reply.elements[i + 1].toInteger());
@@ -367,6 +367,9 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
         row.status.breakerReason = breakerReasonOf(reply.elements[i + 8].text);
         row.overrideInFlight = static_cast<int>(reply.elements[i + 9].toInteger());
         row.overrideIntervalMs = reply.elements[i + 10].toInteger();
+        row.status.paceInFlight = static_cast<int>(reply.elements[i + 11].toInteger(-1));
+        row.status.paceGapMs = reply.elements[i + 12].toInteger();
+        row.status.paceReason = QString::fromUtf8(reply.elements[i + 13].text);
         out.append(row);
     }
     return out;

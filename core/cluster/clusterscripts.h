@@ -25,6 +25,7 @@ const RedisScript &renewGrant();
 const RedisScript &pauseHost();
 const RedisScript &setBreaker();
 const RedisScript &recordAttempt();
+const RedisScript &commitPace();
 const RedisScript &hostStatus();
 const RedisScript &hostsPage();
 const RedisScript &enqueue();
