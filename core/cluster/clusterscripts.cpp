@@ -430,8 +430,7 @@ local state = h[1] or 'closed'
 -- --adaptive (ARGV[5] status, ARGV[6] latency ms): the attempt joins the host's pace log, in the order every
 -- worker sees; in flight: the host's other grants still out (sent at the pace before this answer).
 local pace = nil
-local _, _, _, _, adaptive = host_limits(host)
-if adaptive and ARGV[6] and ARGV[6] ~= '' then
+if ARGV[6] and ARGV[6] ~= '' and num(redis.call('HGET', P .. 'limits', 'adaptive'), 0) == 1 then
     local hin = P .. 'hin:' .. host
     local others = redis.call('ZCOUNT', hin, '(' .. now, '+inf')
     if redis.call('ZSCORE', hin, grant) then others = others - 1 end
