@@ -332,12 +332,13 @@ void ClusterWorkerRunner::onStarted(const ClusterLimits &limits) {
         return;
     applyLimits(limits);
     say(QStringLiteral("worker %1 on crawl \"%2\" at %3: %4 at a time (shared: %5 in flight, %6 per host, "
-                       "%7 ms apart)")
+                       "%7 ms apart%8)")
             .arg(QString::fromUtf8(m_workerId), m_crawlName, m_url.redacted())
             .arg(m_concurrency)
             .arg(limits.globalInFlight)
             .arg(limits.perHostInFlight)
-            .arg(userIntervalMs(limits.intervalMs)));
+            .arg(userIntervalMs(limits.intervalMs))
+            .arg(limits.adaptive ? QStringLiteral(", adaptive pace per host") : QString()));
     m_deadlineTimer.start();
     m_stateTimer.start();
     askForWork();
@@ -345,11 +346,12 @@ void ClusterWorkerRunner::onStarted(const ClusterLimits &limits) {
 
 void ClusterWorkerRunner::onLimitsChanged(const ClusterLimits &limits) {
     applyLimits(limits);
-    say(QStringLiteral("shared limits changed (version %1): %2 in flight, %3 per host, %4 ms apart")
+    say(QStringLiteral("shared limits changed (version %1): %2 in flight, %3 per host, %4 ms apart%5")
             .arg(limits.version)
             .arg(limits.globalInFlight)
             .arg(limits.perHostInFlight)
-            .arg(userIntervalMs(limits.intervalMs)));
+            .arg(userIntervalMs(limits.intervalMs))
+            .arg(limits.adaptive ? QStringLiteral(", adaptive pace per host") : QString()));
     askForWork();
 }
 

@@ -119,11 +119,13 @@ private:
                                  QStringLiteral("--cluster"), clusterUrl(), QStringLiteral("--crawl"), name,
                                  QStringLiteral("--concurrency"), QStringLiteral("16")}));
         const bool finished = waitFinished(*coordinator, 120'000);
+        m_workerLines.clear();
         for (auto &worker : workers) {
             if (!waitFinished(*worker, 15'000) || worker->process->exitCode() != 0) {
                 qWarning("worker: %s", worker->err.constData());
                 return -1;
             }
+            m_workerLines += worker->err;
         }
         if (!finished || coordinator->process->exitCode() != 0) {
             qWarning("coordinator: %s", coordinator->err.constData());
@@ -134,6 +136,7 @@ private:
         return count;
     }
     QHash<QString, QStringList> m_rows;
+    QByteArray m_workerLines; // the last crawl's workers' stderr
 
 private Q_SLOTS:
     void initTestCase() {
@@ -176,6 +179,7 @@ private Q_SLOTS:
                        {QStringLiteral("--adaptive"), QStringLiteral("--retries"), QStringLiteral("8"),
                         QStringLiteral("--backoff-ms"), QStringLiteral("50")}),
                  kTolerantUrls + kHealthyUrls);
+        QVERIFY2(m_workerLines.count("adaptive pace per host") == 3, m_workerLines.constData());
         for (const QString &url : site.urls(tolerant, kTolerantUrls, kTolerancePattern))
             QCOMPARE(m_rows.value(url).value(clitest::OutcomeCol), QStringLiteral("ok"));
         for (const QString &url : site.urls(healthy, kHealthyUrls, healthyPattern))

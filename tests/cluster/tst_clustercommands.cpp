@@ -108,6 +108,15 @@ private Q_SLOTS:
         QCOMPARE(changed.globalInFlight, 16);
         QCOMPARE(changed.intervalMs, qint64(525));
         QCOMPARE(changed.maxAttempts, 6);
+        // --adaptive is stored with the others, and changes only when given (a switch: --cluster-set turns it
+        // on; the window's box, which always gives it, turns it off too).
+        QVERIFY(!changed.adaptive);
+        given.adaptive = true;
+        QVERIFY(clusterLimitsFor(given, policy, ClusterLimits{}).adaptive);
+        ClusterLimits on = current;
+        on.adaptive = true;
+        QVERIFY(clusterLimitsFor(CrawlLimits{}, policy, on, {QStringLiteral("per-host")}).adaptive);
+        QVERIFY(!clusterLimitsFor(CrawlLimits{}, policy, on, {QStringLiteral("adaptive")}).adaptive);
     }
 
     void clusterFlags_data() {
