@@ -12,7 +12,8 @@ QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
         QStringLiteral("host-limit"),       QStringLiteral("retries"),
         QStringLiteral("jitter"),           QStringLiteral("max-rate"),
         QStringLiteral("breaker-window"),   QStringLiteral("breaker-threshold"),
-        QStringLiteral("breaker-cooldown"), QStringLiteral("breaker-give-up")};
+        QStringLiteral("breaker-cooldown"), QStringLiteral("breaker-give-up"),
+        QStringLiteral("adaptive")};
     for (const QString &flag : explicitFlags) {
         if (workerFlags.contains(flag))
             continue;
@@ -37,14 +38,9 @@ QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
 }
 
 QString clusterCoordinatorFlagRefusal(const QStringList &explicitFlags) {
-    // --max-rate and the breaker's settings (give-up included) are shared (ClusterLimits); each host's pace
-    // is not adapted by the workers yet.
-    static const QStringList notShared = {QStringLiteral("adaptive")};
+    // --max-rate, the breaker's settings (give-up included) and --adaptive are shared (ClusterLimits): every
+    // worker applies them.
     for (const QString &flag : explicitFlags) {
-        if (notShared.contains(flag))
-            return QStringLiteral("--%1 is not applied by the workers of a --cluster crawl yet "
-                                  "(docs/cluster.md): leave it out, or crawl in one process")
-                .arg(flag);
         if (flag == QLatin1String("threads"))
             return QStringLiteral("--threads does not apply to a --cluster coordinator (it fetches nothing): "
                                   "start more workers instead");

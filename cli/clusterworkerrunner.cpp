@@ -333,6 +333,7 @@ void ClusterWorkerRunner::onSettings(const QMap<QString, QString> &settings) {
 
 void ClusterWorkerRunner::applyLimits(const ClusterLimits &limits) {
     m_breakerOn = limits.breaker.enabled;
+    m_adaptive = limits.adaptive;
     const int wanted =
         m_options.explicitFlags.contains(QLatin1String("concurrency")) ? m_options.limits.globalInFlight : 16;
     m_concurrency = std::max(1, std::min(wanted, limits.globalInFlight));
@@ -343,12 +344,13 @@ void ClusterWorkerRunner::onStarted(const ClusterLimits &limits) {
         return;
     applyLimits(limits);
     say(QStringLiteral("worker %1 on crawl \"%2\" at %3: %4 at a time (shared: %5 in flight, %6 per host, "
-                       "%7 ms apart)")
+                       "%7 ms apart%8)")
             .arg(QString::fromUtf8(m_workerId), m_crawlName, m_url.redacted())
             .arg(m_concurrency)
             .arg(limits.globalInFlight)
             .arg(limits.perHostInFlight)
-            .arg(userIntervalMs(limits.intervalMs)));
+            .arg(userIntervalMs(limits.intervalMs))
+            .arg(limits.adaptive ? QStringLiteral(", adaptive pace per host") : QString()));
     m_deadlineTimer.start();
     m_stateTimer.start();
     askForWork();
@@ -356,11 +358,12 @@ void ClusterWorkerRunner::onStarted(const ClusterLimits &limits) {
 
 void ClusterWorkerRunner::onLimitsChanged(const ClusterLimits &limits) {
     applyLimits(limits);
-    say(QStringLiteral("shared limits changed (version %1): %2 in flight, %3 per host, %4 ms apart")
+    say(QStringLiteral("shared limits changed (version %1): %2 in flight, %3 per host, %4 ms apart%5")
             .arg(limits.version)
             .arg(limits.globalInFlight)
             .arg(limits.perHostInFlight)
-            .arg(userIntervalMs(limits.intervalMs)));
+            .arg(userIntervalMs(limits.intervalMs))
+            .arg(limits.adaptive ? QStringLiteral(", adaptive pace per host") : QString()));
     askForWork();
 }
 
@@ -838,16 +841,19 @@ void ClusterWorkerRunner::onReplyFinished(QNetworkReply *reply) {
 void ClusterWorkerRunner::recordAttempt(const Flight &flight, const ResponseFacts &facts,
                                         const ResponseDecision &decision) {
     // As the engine (FetchShard::recordAttempt): a request that never left says nothing about the host.
-    if (!m_breakerOn || decision.attemptNotMade || facts.abortReason == AbortReason::Stopped)
+    if ((!m_breakerOn && !m_adaptive) || decision.attemptNotMade || facts.abortReason == AbortReason::Stopped)
         return;
     // The hop's host: a redirect hop on another host is judged there, under its hop grant.
     const bool onHop = !flight.hopHost.isEmpty();
     const int health = int(attemptHealthOf(decision.outcome, facts.status));
+    // --adaptive: the hop's latency, as the engine measures it (FetchShard::recordAttempt).
+    const qint64 latencyMs =
+        m_adaptive ? std::max<qint64>(0, (steadyNs() - flight.hopStartNs) / 1'000'000) : -1;
     QMetaObject::invokeMethod(
         m_client,
         [client = m_client, host = onHop ? flight.hopHost : flight.lease.host,
-         grant = onHop ? flight.lease.leaseId + ":hop" : flight.lease.leaseId,
-         health] { client->recordAttempt(host, grant, health); },
+         grant = onHop ? flight.lease.leaseId + ":hop" : flight.lease.leaseId, health, status = facts.status,
+         latencyMs] { client->recordAttempt(host, grant, health, status, latencyMs); },
         Qt::QueuedConnection);
 }
 

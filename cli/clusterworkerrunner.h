@@ -149,6 +149,7 @@ private:
     QHash<QString, HostRobots> m_robots; // by robotsOrigin(): "scheme://host:port"
     int m_concurrency = 16;
     bool m_breakerOn = true;     // the shared limits' breaker: off, no attempt is recorded (no round trip)
+    bool m_adaptive = false;     // --adaptive on the crawl: every attempt is recorded for the host's pace
     QSet<QString> m_givenUpSaid; // hosts whose give-up this worker has printed (once each)
     QThread m_clientThread;
     ClusterWorkerClient *m_client = nullptr;

@@ -410,7 +410,7 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
             QStringLiteral("retries"),           QStringLiteral("jitter"),
             QStringLiteral("max-rate"),          QStringLiteral("breaker-window"),
             QStringLiteral("breaker-threshold"), QStringLiteral("breaker-cooldown"),
-            QStringLiteral("breaker-give-up")};
+            QStringLiteral("breaker-give-up"),   QStringLiteral("adaptive")};
         static const QStringList setFlags = {QStringLiteral("cluster"), QStringLiteral("crawl"),
                                              QStringLiteral("cluster-set"), QStringLiteral("quiet"),
                                              QStringLiteral("headless")};
@@ -421,8 +421,9 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
             } else if (!setFlags.contains(flag)) {
                 *error =
                     QStringLiteral("--cluster-set changes only --concurrency, --per-host, --interval-ms, "
-                                   "--host-limit, --retries, --jitter, --max-rate and --breaker-window, "
-                                   "-threshold, -cooldown, -give-up; --%1 is not a shared limit")
+                                   "--host-limit, --retries, --jitter, --max-rate, --adaptive and "
+                                   "--breaker-window, -threshold, -cooldown, -give-up; --%1 is not a shared "
+                                   "limit")
                         .arg(flag);
                 return false;
             }

@@ -2,6 +2,7 @@
 
 #include "cluster/clusterscripts.h"
 #include "cluster/redisconnection.h"
+#include "policy/pacecontroller.h"
 
 namespace crawl {
 
@@ -9,6 +10,25 @@ namespace {
 
 QByteArray timeArg(std::optional<qint64> nowMs) {
     return QByteArray::number(nowMs.value_or(-1));
+}
+
+// pace_view() in a reply from `from` on: {version, state, ceiling, interval, n, events...}.
+std::optional<SharedPace> sharedPaceOf(const QList<RedisReply> &e, qsizetype from) {
+    if (e.size() < from + 5)
+        return std::nullopt;
+    SharedPace pace;
+    pace.version = e[from].toInteger();
+    pace.state = e[from + 1].text;
+    pace.ceiling = static_cast<int>(e[from + 2].toInteger(1));
+    pace.storedIntervalMs = e[from + 3].toInteger();
+    const qint64 n = e[from + 4].toInteger(-1);
+    if (n < 0 || e.size() != from + 5 + n)
+        return std::nullopt;
+    for (qsizetype i = from + 5; i < e.size(); ++i) {
+        if (const std::optional<PaceEvent> event = parsePaceEvent(e[i].text))
+            pace.events.append(*event);
+    }
+    return pace;
 }
 
 } // namespace
@@ -114,11 +134,17 @@ bool ClusterHostBudget::setBreaker(const QString &host, const QString &state, qi
 
 BreakerRecord ClusterHostBudget::recordAttempt(const QString &host, const QByteArray &grantId, int health,
                                                std::optional<qint64> nowMs) {
-    const RedisReply reply =
-        m_connection.evalScript(ClusterScripts::recordAttempt(), {m_prefix},
-                                {host.toUtf8(), grantId, QByteArray::number(health), timeArg(nowMs)});
+    return recordAttempt(host, grantId, health, 0, -1, nowMs);
+}
+
+BreakerRecord ClusterHostBudget::recordAttempt(const QString &host, const QByteArray &grantId, int health,
+                                               int status, qint64 latencyMs, std::optional<qint64> nowMs) {
+    QList<QByteArray> args = {host.toUtf8(), grantId, QByteArray::number(health), timeArg(nowMs)};
+    if (latencyMs >= 0)
+        args << QByteArray::number(status) << QByteArray::number(latencyMs);
+    const RedisReply reply = m_connection.evalScript(ClusterScripts::recordAttempt(), {m_prefix}, args);
     BreakerRecord record;
-    if (reply.isError() || reply.elements.size() != 8) {
+    if (reply.isError() || (reply.elements.size() != 8 && reply.elements.size() < 14)) {
         record.error = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
         m_lastError = record.error;
         return record;
@@ -131,7 +157,48 @@ BreakerRecord ClusterHostBudget::recordAttempt(const QString &host, const QByteA
     record.dominantHealth = static_cast<int>(reply.elements[5].toInteger());
     record.trips = static_cast<int>(reply.elements[6].toInteger());
     record.serverNowMs = reply.elements[7].toInteger();
+    if (reply.elements.size() > 8) {
+        record.pace = sharedPaceOf(reply.elements, 9);
+        if (record.pace)
+            record.pace->eventSeq = reply.elements[8].toInteger();
+    }
     return record;
+}
+
+PaceUpdate ClusterHostBudget::updatePace(const QString &host, SharedPace shared,
+                                         std::optional<qint64> nowMs) {
+    PaceUpdate update;
+    const qint64 eventSeq = shared.eventSeq;
+    while (update.attempts < kPaceCommitAttempts) {
+        update.commit = foldSharedPace(shared);
+        const PaceCommit &c = update.commit;
+        ++update.attempts;
+        const RedisReply reply = m_connection.evalScript(
+            ClusterScripts::commitPace(), {m_prefix},
+            {host.toUtf8(), QByteArray::number(c.expectedVersion), QByteArray::number(c.through), c.state,
+             QByteArray::number(c.inFlightLimit), QByteArray::number(c.gapMs), c.reason.toUtf8(),
+             timeArg(nowMs)});
+        if (reply.isError() || reply.elements.isEmpty()) {
+            update.error =
+                reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
+            m_lastError = update.error;
+            return update;
+        }
+        if (reply.elements[0].toInteger() == 1) {
+            update.committed = true;
+            return update;
+        }
+        std::optional<SharedPace> now = sharedPaceOf(reply.elements, 1);
+        if (!now) {
+            update.error = m_lastError = QStringLiteral("unexpected reply");
+            return update;
+        }
+        if (now->version >= eventSeq)
+            return update; // another worker's fold took this event: nothing left to do here
+        now->eventSeq = eventSeq;
+        shared = *now;
+    }
+    return update;
 }
 
 std::optional<qint64> ClusterHostBudget::setLimits(const ClusterLimits &limits) {
@@ -163,7 +230,9 @@ std::optional<qint64> ClusterHostBudget::setLimits(const ClusterLimits &limits) 
          QByteArrayLiteral("bk_window_s"),    QByteArray::number(b.windowS),
          QByteArrayLiteral("bk_cooldown_ms"), QByteArray::number(cooldownMs),
          QByteArrayLiteral("bk_capfactor"),   QByteArray::number(b.cooldownCapFactor),
-         QByteArrayLiteral("bk_giveup_ms"),   QByteArray::number(giveUpMs)});
+         QByteArrayLiteral("bk_giveup_ms"),   QByteArray::number(giveUpMs),
+         QByteArrayLiteral("adaptive"),       QByteArray::number(limits.adaptive ? 1 : 0),
+         QByteArrayLiteral("pace_start"),     QByteArray::number(PaceController::kStartInFlight)});
     if (reply.isError()) {
         m_lastError = QString::fromUtf8(reply.text);
         return std::nullopt;
@@ -196,9 +265,9 @@ std::optional<ClusterLimits> ClusterHostBudget::limits() {
          QByteArrayLiteral("version"), QByteArrayLiteral("jitter"), QByteArrayLiteral("maxrate"),
          QByteArrayLiteral("bk_on"), QByteArrayLiteral("bk_window"), QByteArrayLiteral("bk_threshold"),
          QByteArrayLiteral("bk_window_s"), QByteArrayLiteral("bk_cooldown_ms"),
-         QByteArrayLiteral("bk_capfactor"), QByteArrayLiteral("bk_giveup_ms")},
+         QByteArrayLiteral("bk_capfactor"), QByteArrayLiteral("bk_giveup_ms"), QByteArrayLiteral("adaptive")},
         RedisConnection::Replay::AfterReconnect);
-    if (reply.isError() || reply.elements.size() != 14) {
+    if (reply.isError() || reply.elements.size() != 15) {
         m_lastError = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
         return std::nullopt;
     }
@@ -235,6 +304,7 @@ std::optional<ClusterLimits> ClusterHostBudget::limits() {
     } else {
         b.giveUpMs = static_cast<int>(giveUpMs);
     }
+    out.adaptive = reply.elements[14].toInteger(0) == 1;
     return out;
 }
 
@@ -253,7 +323,7 @@ HostBudgetStatus ClusterHostBudget::hostStatus(const QString &host, std::optiona
     const RedisReply reply =
         m_connection.evalScript(ClusterScripts::hostStatus(), {m_prefix}, {host.toUtf8(), timeArg(nowMs)});
     HostBudgetStatus status;
-    if (reply.isError() || reply.elements.size() != 9) {
+    if (reply.isError() || reply.elements.size() != 12) {
         status.error = reply.isError() ? QString::fromUtf8(reply.text) : QStringLiteral("unexpected reply");
         m_lastError = status.error;
         return status;
@@ -267,6 +337,9 @@ HostBudgetStatus ClusterHostBudget::hostStatus(const QString &host, std::optiona
     status.queued = reply.elements[6].toInteger();
     status.serverNowMs = reply.elements[7].toInteger();
     status.breakerReason = breakerReasonOf(reply.elements[8].text);
+    status.paceInFlight = static_cast<int>(reply.elements[9].toInteger(-1));
+    status.paceGapMs = reply.elements[10].toInteger();
+    status.paceReason = QString::fromUtf8(reply.elements[11].text);
     return status;
 }
 

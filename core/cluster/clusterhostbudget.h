@@ -48,6 +48,16 @@ public:
     // outcome closes or re-opens it.
     BreakerRecord recordAttempt(const QString &host, const QByteArray &grantId, int health,
                                 std::optional<qint64> nowMs = {});
+    // The same, with the attempt's status and latency for --adaptive: when the crawl has it on, the attempt
+    // also joins the host's pace log and the record carries the shared pace (BreakerRecord::pace) for
+    // updatePace(). Same round trip.
+    BreakerRecord recordAttempt(const QString &host, const QByteArray &grantId, int health, int status,
+                                qint64 latencyMs, std::optional<qint64> nowMs = {});
+    // --adaptive: folds the pace log into the host's shared PaceController (foldSharedPace) and writes it
+    // back with a compare-and-set. On a conflict, done if the winner's fold took this call's event
+    // (shared.eventSeq), else folds again from what the conflict returned, at most kPaceCommitAttempts times.
+    static constexpr int kPaceCommitAttempts = 4;
+    PaceUpdate updatePace(const QString &host, SharedPace shared, std::optional<qint64> nowMs = {});
 
     // Returns the new limits version, or nullopt on error (lastError()).
     std::optional<qint64> setLimits(const ClusterLimits &limits);

@@ -29,6 +29,8 @@ ClusterLimits clusterLimitsFor(const CrawlLimits &limits, const FetchPolicy &pol
         base.maxAttempts = policy.maxRetries + 3;
     if (wanted("max-rate"))
         base.maxRatePerSec = limits.maxRatePerSec;
+    if (wanted("adaptive"))
+        base.adaptive = limits.adaptive;
     // The breaker's flags, each on its own.
     if (wanted("no-breaker"))
         base.breaker.enabled = policy.breaker.enabled;

@@ -356,7 +356,7 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
     }
     if (nextCursor)
         *nextCursor = reply.elements[0].text;
-    for (qsizetype i = 1; i + 11 < reply.elements.size(); i += 12) {
+    for (qsizetype i = 1; i + 14 < reply.elements.size(); i += 15) {
         ClusterHostRow row;
         row.host = QString::fromUtf8(reply.elements[i].text);
         row.status.inFlight = static_cast<int>(reply.elements[i + 1].toInteger());
@@ -369,7 +369,10 @@ QList<ClusterHostRow> ClusterQueue::hostsPage(const QByteArray &cursor, int coun
         row.status.breakerReason = breakerReasonOf(reply.elements[i + 8].text);
         row.overrideInFlight = static_cast<int>(reply.elements[i + 9].toInteger());
         row.overrideIntervalMs = reply.elements[i + 10].toInteger();
-        const qint64 byUser = reply.elements[i + 11].toInteger();
+        row.status.paceInFlight = static_cast<int>(reply.elements[i + 11].toInteger(-1));
+        row.status.paceGapMs = reply.elements[i + 12].toInteger();
+        row.status.paceReason = QString::fromUtf8(reply.elements[i + 13].text);
+        const qint64 byUser = reply.elements[i + 14].toInteger();
         row.status.pausedByUser = (byUser & 1) != 0;
         row.status.skippedByUser = (byUser & 2) != 0;
         out.append(row);

@@ -8,7 +8,9 @@ namespace {
 //   P meta             hash: created, name, settings (s_*)
 //   P limits           hash: global, perhost, interval, maxattempts, jitter (permille), maxrate (starts/s,
 //                      0 = off), bk_on, bk_window, bk_threshold, bk_window_s, bk_cooldown_ms, bk_capfactor
-//                      bk_giveup_ms (the breaker's settings), version (bumped on every change)
+//                      bk_giveup_ms (the breaker's settings), adaptive (1: --adaptive), pace_start (the
+//                      pace's first in-flight limit, PaceController::kStartInFlight), version (bumped on
+//                      every change)
 //   P rate             hash: next, last (the crawl-wide start-rate cap: earliest next start, latest start)
 //   P host:<h>         hash: next (earliest next start), pause (Retry-After until), breaker (closed, open,
 //                      halfopen, gaveup), breaker_until (open: when the probe may start), bk_probe (halfopen:
@@ -16,7 +18,12 @@ namespace {
 //                      give-up clock), bk_trips, bk_recover (starts left at 1 in flight after a recovery),
 //                      bk_size, bk_h0..bk_h4 (the window's attempts by health), o_inflight / o_interval
 //                      (overrides), starts, last_start, crawldelay (robots.txt), upause / uskip (1: paused
-//                      / skipped by the user from a window: hostAction)
+//                      / skipped by the user from a window: hostAction), pace (--adaptive: the
+//                      host's PaceController state, clusterpace.h), pace_v (its version: the last event
+//                      folded), pace_seq (the last event logged), pace_limit, pace_gap (the in-flight limit
+//                      and the interval with guard the pace allows: what budget_try reads), pace_why
+//   P pev:<h>          list: the pace log, "<seq> <health> <status> <latency ms> <in flight>" per completed
+//                      attempt not yet folded into `pace`, oldest first
 //   P bw:<h>           list: the breaker's window, "<ms>:<health>" per completed attempt, oldest first
 //   P hin:<h>          zset: grants in flight on the host -> expiry (a dead worker's grant times out)
 //   P gin              zset: every grant in flight -> expiry (the crawl's global cap)
@@ -57,11 +64,23 @@ local function now_ms(given)
     local t = redis.call('TIME')
     return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
+-- {global, per host, interval, version, adaptive (bool), the pace's first in-flight limit}
 local function host_limits(host)
-    local l = redis.call('HMGET', P .. 'limits', 'global', 'perhost', 'interval', 'version')
+    local l = redis.call('HMGET', P .. 'limits', 'global', 'perhost', 'interval', 'version', 'adaptive', 'pace_start')
     local o = redis.call('HMGET', P .. 'host:' .. host, 'o_inflight', 'o_interval', 'crawldelay')
     -- robots.txt's Crawl-delay (clusterrobotsstore) only ever lengthens the interval.
-    return num(l[1], 16), num(o[1], num(l[2], 1)), math.max(num(o[2], num(l[3], 0)), num(o[3], 0)), num(l[4], 0)
+    return num(l[1], 16), num(o[1], num(l[2], 1)), math.max(num(o[2], num(l[3], 0)), num(o[3], 0)), num(l[4], 0),
+        num(l[5], 0) == 1, math.max(1, num(l[6], 2))
+end
+-- --adaptive: the host's shared pace for a worker to fold (clusterpace.h, SharedPace):
+-- {version, state, ceiling (in flight), interval (stored), n, event 1 .. event n}
+local function pace_view(host)
+    local _, perhost, interval = host_limits(host)
+    local p = redis.call('HMGET', P .. 'host:' .. host, 'pace_v', 'pace')
+    local events = redis.call('LRANGE', P .. 'pev:' .. host, 0, -1)
+    local out = {num(p[1], 0), p[2] or '', perhost, interval, #events}
+    for _, e in ipairs(events) do out[#out + 1] = e end
+    return out
 end
 -- The circuit breaker's settings (HostBreaker's; missing fields: its defaults).
 local function breaker_settings()
@@ -140,7 +159,7 @@ local function budget_try(host, grant, now, ttl)
     local hk = P .. 'host:' .. host
     local hin = P .. 'hin:' .. host
     local gin = P .. 'gin'
-    local global, perhost, interval, version = host_limits(host)
+    local global, perhost, interval, version, adaptive, paceStart = host_limits(host)
     local expiry = redis.call('ZSCORE', hin, grant)
     if expiry then
         -- A replay: the grant was made at expiry - ttl (renewals aside).
@@ -149,11 +168,11 @@ local function budget_try(host, grant, now, ttl)
     redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
     redis.call('ZREMRANGEBYSCORE', gin, '-inf', now)
     local h = redis.call('HMGET', hk, 'next', 'pause', 'breaker', 'breaker_until', 'bk_probe', 'bk_recover',
-        'upause', 'uskip')
+        'pace_limit', 'pace_gap', 'upause', 'uskip')
     -- Skipped by the user (the window's Skip Remaining URLs): nothing starts there again, its URLs end
     -- `cancelled` unfetched (FetchShard::skipHost). Paused by the user: nothing starts until resumed.
-    if h[8] == '1' then return {0, now, 9, redis.call('ZCARD', hin), version} end
-    if h[7] == '1' then return {0, now + 1000, 8, redis.call('ZCARD', hin), version} end
+    if h[10] == '1' then return {0, now, 9, redis.call('ZCARD', hin), version} end
+    if h[9] == '1' then return {0, now + 1000, 8, redis.call('ZCARD', hin), version} end
     -- (The breaker's settings are read only for a host whose breaker is not closed: no cost otherwise.)
     local breakerOn = (h[3] == 'open' or h[3] == 'halfopen' or h[3] == 'gaveup') and breaker_settings().on
     -- Given up (or due to be, as HostBreaker::giveUpDue: tripped, not probing, past the give-up time): no
@@ -188,6 +207,11 @@ local function budget_try(host, grant, now, ttl)
         perhost = 1
     elseif num(h[6], 0) > 0 then
         perhost = 1 -- recovering from a trip: one at a time for a window of attempts
+    end
+    if adaptive then
+        -- HostQueue's effective limits: the pace under the user's (slow start before its first fold).
+        perhost = math.min(perhost, num(h[7], paceStart))
+        interval = math.max(interval, num(h[8], 0))
     end
     local nxt = num(h[1], 0)
     if nxt > now then return {0, nxt, 3, redis.call('ZCARD', hin), version} end
@@ -457,10 +481,12 @@ return 1
     return script;
 }
 
-// ARGV: host, grant id, health (AttemptHealth: 0 healthy, 1 timeout, 2 network error, 3 5xx, 4 429), now.
+// ARGV: host, grant id, health (AttemptHealth: 0 healthy, 1 timeout, 2 network error, 3 5xx, 4 429), now,
+// then for --adaptive the status and the latency in ms (absent: no pace event).
 // One completed attempt, judged as HostBreaker::record judges it, on the window every worker shares:
 // {transition (0 none, 1 tripped, 2 recovered, 3 given up: the probe failed past the give-up time), state,
-// breaker_until, failures, window count, dominant failure health, trips, now}
+// breaker_until, failures, window count, dominant failure health, trips, now}, then with --adaptive on the
+// crawl: the event's seq and pace_view().
 const RedisScript &recordAttempt() {
     static const RedisScript script = withPrelude(R"lua(
 local host, grant, health = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -470,6 +496,22 @@ local wk = P .. 'bw:' .. host
 local s = breaker_settings()
 local h = redis.call('HMGET', hk, 'breaker', 'bk_probe', 'bk_trips', 'bk_recover', 'bk_size')
 local state = h[1] or 'closed'
+-- --adaptive (ARGV[5] status, ARGV[6] latency ms): the attempt joins the host's pace log, in the order every
+-- worker sees; in flight: the host's other grants still out (sent at the pace before this answer).
+local pace = nil
+if ARGV[6] and ARGV[6] ~= '' and num(redis.call('HGET', P .. 'limits', 'adaptive'), 0) == 1 then
+    local hin = P .. 'hin:' .. host
+    local others = redis.call('ZCOUNT', hin, '(' .. now, '+inf')
+    if redis.call('ZSCORE', hin, grant) then others = others - 1 end
+    local seq = redis.call('HINCRBY', hk, 'pace_seq', 1)
+    local pk = P .. 'pev:' .. host
+    redis.call('RPUSH', pk, seq .. ' ' .. health .. ' ' .. math.floor(num(ARGV[5], 0)) .. ' ' ..
+        math.max(0, math.floor(num(ARGV[6], 0))) .. ' ' .. math.max(0, others))
+    -- Bounded, should every worker fail to fold for a while: the oldest answers are dropped.
+    if redis.call('LLEN', pk) > 1000 then redis.call('LPOP', pk) end
+    pace = pace_view(host)
+    table.insert(pace, 1, seq)
+end
 local function counts_of()
     local c = redis.call('HMGET', hk, 'bk_h0', 'bk_h1', 'bk_h2', 'bk_h3', 'bk_h4')
     local failures, dominant, best = 0, 1, -1
@@ -483,7 +525,9 @@ end
 local function answer(transition, st)
     local f, d = counts_of()
     local b = redis.call('HMGET', hk, 'breaker_until', 'bk_trips')
-    return {transition, st, num(b[1], 0), f, redis.call('LLEN', wk), d, num(b[2], 0), now}
+    local out = {transition, st, num(b[1], 0), f, redis.call('LLEN', wk), d, num(b[2], 0), now}
+    if pace then for _, v in ipairs(pace) do out[#out + 1] = v end end
+    return out
 end
 local function clear_window()
     redis.call('DEL', wk)
@@ -553,23 +597,63 @@ return answer(0, 'closed')
     return script;
 }
 
-// ARGV: host, now. {in flight, next, pause, breaker, breaker_until, starts, queued, now, breaker why}
+// ARGV: host, expected version, through (the last event folded), state, in-flight limit, gap ms (with the
+// guard, 0: none), why, now. --adaptive: the compare-and-set of a worker's fold (ClusterPace). Written only
+// when nobody wrote since `expected` was read: {1, through}; otherwise nothing and {0, pace_view()}, the
+// events after the winner's fold still in the log for the next fold.
+const RedisScript &commitPace() {
+    static const RedisScript script = withPrelude(R"lua(
+local host = ARGV[1]
+local hk = P .. 'host:' .. host
+local now = now_ms(ARGV[8])
+if num(redis.call('HGET', hk, 'pace_v'), 0) ~= tonumber(ARGV[2]) then
+    local out = {0}
+    for _, v in ipairs(pace_view(host)) do out[#out + 1] = v end
+    return out
+end
+local through, gap = tonumber(ARGV[3]), tonumber(ARGV[6])
+local oldGap = num(redis.call('HGET', hk, 'pace_gap'), 0)
+redis.call('HSET', hk, 'pace', ARGV[4], 'pace_v', through, 'pace_limit', ARGV[5], 'pace_gap', gap, 'pace_why', ARGV[7])
+local pk = P .. 'pev:' .. host
+while true do
+    local first = redis.call('LINDEX', pk, 0)
+    if not first or num(string.match(first, '^(%d+)'), 0) > through then break end
+    redis.call('LPOP', pk)
+end
+if gap ~= oldGap then
+    -- As a local host's pacing (measured from its latest start with the interval now in force): the next
+    -- start moves with the pace's interval, sooner or later.
+    local last = tonumber(redis.call('HGET', hk, 'last_start'))
+    if last then
+        local _, _, interval = host_limits(host)
+        redis.call('HSET', hk, 'next', last + math.max(interval, gap))
+    end
+end
+reschedule(host, now)
+return {1, through}
+)lua");
+    return script;
+}
+
+// ARGV: host, now. {in flight, next, pause, breaker, breaker_until, starts, queued, now, breaker why, pace
+// in-flight limit (-1: none), pace gap, pace why}
 const RedisScript &hostStatus() {
     static const RedisScript script = withPrelude(R"lua(
 local now = now_ms(ARGV[2])
 local hin = P .. 'hin:' .. ARGV[1]
 redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
 local h = redis.call('HMGET', P .. 'host:' .. ARGV[1], 'next', 'pause', 'breaker', 'breaker_until', 'starts',
-    'bk_why')
+    'bk_why', 'pace_limit', 'pace_gap', 'pace_why')
 return {redis.call('ZCARD', hin), num(h[1], 0), num(h[2], 0), h[3] or 'closed', num(h[4], 0), num(h[5], 0),
-        redis.call('LLEN', P .. 'q:' .. ARGV[1]), now, h[6] or ''}
+        redis.call('LLEN', P .. 'q:' .. ARGV[1]), now, h[6] or '', num(h[7], -1), num(h[8], 0), h[9] or ''}
 )lua");
     return script;
 }
 
 // ARGV: cursor, count, now. One SSCAN step over the crawl's hosts with each host's state:
 // {next cursor, host, in flight, queued, next start, pause, breaker, breaker until, starts, breaker why,
-//  in-flight override, interval override (-1: none), ...}
+//  in-flight override, interval override (-1: none), pace in-flight limit (-1: none), pace gap, pace why,
+//  ...}
 const RedisScript &hostsPage() {
     static const RedisScript script = withPrelude(R"lua(
 local now = now_ms(ARGV[3])
@@ -579,7 +663,7 @@ for _, host in ipairs(scan[2]) do
     local hin = P .. 'hin:' .. host
     redis.call('ZREMRANGEBYSCORE', hin, '-inf', now)
     local h = redis.call('HMGET', P .. 'host:' .. host, 'next', 'pause', 'breaker', 'breaker_until', 'starts',
-        'bk_why', 'o_inflight', 'o_interval', 'upause', 'uskip')
+        'bk_why', 'o_inflight', 'o_interval', 'pace_limit', 'pace_gap', 'pace_why', 'upause', 'uskip')
     out[#out + 1] = host
     out[#out + 1] = redis.call('ZCARD', hin)
     out[#out + 1] = redis.call('LLEN', P .. 'q:' .. host)
@@ -591,7 +675,10 @@ for _, host in ipairs(scan[2]) do
     out[#out + 1] = h[6] or ''
     out[#out + 1] = num(h[7], -1)
     out[#out + 1] = num(h[8], -1)
-    out[#out + 1] = (h[9] == '1' and 1 or 0) + (h[10] == '1' and 2 or 0)
+    out[#out + 1] = num(h[9], -1)
+    out[#out + 1] = num(h[10], 0)
+    out[#out + 1] = h[11] or ''
+    out[#out + 1] = (h[12] == '1' and 1 or 0) + (h[13] == '1' and 2 or 0)
 end
 return out
 )lua");

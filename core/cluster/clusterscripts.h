@@ -26,6 +26,7 @@ const RedisScript &pauseHost();
 const RedisScript &hostAction();
 const RedisScript &setBreaker();
 const RedisScript &recordAttempt();
+const RedisScript &commitPace();
 const RedisScript &hostStatus();
 const RedisScript &hostsPage();
 const RedisScript &enqueue();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cluster/clusterpace.h"
 #include "model/breakersettings.h"
 
 #include <QByteArray>
@@ -31,6 +32,8 @@ struct ClusterLimits {
     // --breaker-*: each host's circuit breaker, its window and give-up clock shared by every worker
     // (HostBreaker's rules).
     BreakerSettings breaker;
+    // --adaptive: each host's pace (PaceController, shared: clusterpace.h) under the limits above.
+    bool adaptive = false;
 };
 
 // What one completed attempt did to its host's shared circuit breaker (ClusterHostBudget::recordAttempt).
@@ -45,6 +48,9 @@ struct BreakerRecord {
     int dominantHealth = 1; // the most frequent failure's AttemptHealth
     int trips = 0;          // trips since the host last ran a whole healthy window
     qint64 serverNowMs = 0;
+    // --adaptive: the attempt went into the host's pace log; the shared pace as the call left it, for the
+    // worker to fold and write back (ClusterHostBudget::updatePace).
+    std::optional<SharedPace> pace;
     QString error;
 };
 
@@ -88,6 +94,11 @@ struct HostBudgetStatus {
     qint64 starts = 0;
     qint64 queued = 0;
     qint64 serverNowMs = 0;
+    // --adaptive: the host's pace as last written (-1: none yet), the interval it adds (with the guard,
+    // 0: none) and why it last moved.
+    int paceInFlight = -1;
+    qint64 paceGapMs = 0;
+    QString paceReason;
     QString error;
 };
 

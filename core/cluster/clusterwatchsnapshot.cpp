@@ -1,5 +1,7 @@
 #include "cluster/clusterwatchsnapshot.h"
 
+#include "policy/pacecontroller.h"
+
 #include <algorithm>
 
 namespace crawl {
@@ -71,6 +73,15 @@ CrawlSnapshot toCrawlSnapshot(const ClusterWatchSnapshot &s, qint64 intervalGuar
             row.overrideInFlight >= 0 ? row.overrideInFlight : s.limits.perHostInFlight;
         host.intervalMs = host.effectiveIntervalMs =
             userInterval(row.overrideIntervalMs >= 0 ? row.overrideIntervalMs : s.limits.intervalMs);
+        if (s.limits.adaptive) {
+            // The shared pace under the user's limits, as budget_try applies it (HostQueue's rule); slow
+            // start's first limit before any answer was folded.
+            const int pace = b.paceInFlight >= 0 ? b.paceInFlight : PaceController::kStartInFlight;
+            host.effectiveMaxInFlight = std::min(host.maxInFlight, std::max(1, pace));
+            if (b.paceGapMs > 0)
+                host.effectiveIntervalMs = std::max(host.intervalMs, userInterval(b.paceGapMs));
+            host.paceReason = b.paceReason;
+        }
         host.queued = b.queued;
         host.started = b.starts;
         host.skipped = b.skippedByUser;
@@ -94,7 +105,7 @@ CrawlSnapshot toCrawlSnapshot(const ClusterWatchSnapshot &s, qint64 intervalGuar
             host.state = HostState::Busy;
             host.breakerState = BreakerState::HalfOpen;
             host.breakerReason = b.breakerReason;
-        } else if (b.inFlight >= host.maxInFlight) {
+        } else if (b.inFlight >= host.effectiveMaxInFlight) {
             host.state = HostState::Busy;
         } else if (b.nextStartMs > now && b.queued > 0) {
             host.state = HostState::Pacing;

@@ -200,13 +200,20 @@ void ClusterWorkerClient::tryStartHop(const QByteArray &leaseId, const QString &
     Q_EMIT hopDecision(leaseId, decision.granted, askAgainInMs, askedAtNs);
 }
 
-void ClusterWorkerClient::recordAttempt(const QString &host, const QByteArray &grantId, int health) {
-    const BreakerRecord record = m_budget->recordAttempt(host, grantId, health);
+void ClusterWorkerClient::recordAttempt(const QString &host, const QByteArray &grantId, int health,
+                                        int status, qint64 latencyMs) {
+    const BreakerRecord record = m_budget->recordAttempt(host, grantId, health, status, latencyMs);
     if (!record.error.isEmpty()) {
         // Not recorded: the window misses one attempt; a probe's grant then ends without a verdict and the
         // host is probed again.
         Q_EMIT problem(record.error);
         return;
+    }
+    // --adaptive: fold the host's pace log into its shared pace now, before the acknowledgement frees the
+    // grant (its reschedule then sees the new limits).
+    if (record.pace) {
+        if (const PaceUpdate update = m_budget->updatePace(host, *record.pace); !update.error.isEmpty())
+            Q_EMIT problem(update.error);
     }
     if (record.transition != BreakerRecord::Transition::None)
         Q_EMIT breakerChanged(host, record);

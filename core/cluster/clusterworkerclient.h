@@ -89,7 +89,10 @@ public Q_SLOTS:
     // A completed attempt on `host` under grant `grantId` (a lease id, or "<lease>:hop"), for the host's
     // shared circuit breaker; emits breakerChanged() when it tripped, recovered or gave up. Call it before
     // the acknowledge/retryLater/finishHop that frees the grant (same thread: they run in order).
-    void recordAttempt(const QString &host, const QByteArray &grantId, int health);
+    // latencyMs >= 0: with --adaptive on the crawl, the attempt also paces the host (its status and latency
+    // go into the shared pace: ClusterHostBudget::updatePace, one more round trip).
+    void recordAttempt(const QString &host, const QByteArray &grantId, int health, int status = 0,
+                       qint64 latencyMs = -1);
     void finishHop(const QByteArray &leaseId);
     // A worker going away: every held lease goes back to its host's queue at once (attempt counted).
     void releaseAll();

@@ -1,6 +1,9 @@
 #include "policy/pacecontroller.h"
 
+#include <QList>
+
 #include <algorithm>
+#include <cmath>
 
 namespace crawl {
 
@@ -93,6 +96,63 @@ void PaceController::increase() {
             m_refusedLimit = 0; // the host takes now what it refused: grow as usual again
     }
     m_reason = QStringLiteral("up after %1 healthy answers").arg(answers);
+}
+
+namespace {
+constexpr char kStateTag[] = "pace1";
+constexpr int kStateNumbers = 10; // the fields before the reason
+} // namespace
+
+QByteArray PaceController::toState() const {
+    QByteArray out = kStateTag;
+    for (const qint64 v :
+         {qint64(m_ceiling), qint64(m_userIntervalMs), qint64(m_limit), qint64(m_slowStart),
+          qint64(m_refusedLimit), qint64(m_extraIntervalMs), qint64(m_healthyRun), qint64(m_ignoreOverloads)})
+        out += ' ' + QByteArray::number(v);
+    out += ' ' + QByteArray::number(m_baselineMs, 'g', 17) + ' ' + QByteArray::number(m_samples);
+    return out + ' ' + m_reason.toUtf8(); // last: it may hold spaces
+}
+
+std::optional<PaceController> PaceController::fromState(const QByteArray &state) {
+    // The tag, kStateNumbers numbers, then the reason (the rest of the line, possibly empty).
+    QList<QByteArray> parts;
+    qsizetype from = 0;
+    while (parts.size() < kStateNumbers + 1) {
+        const qsizetype space = state.indexOf(' ', from);
+        if (space < 0)
+            return std::nullopt;
+        parts.append(state.mid(from, space - from));
+        from = space + 1;
+    }
+    if (parts[0] != kStateTag)
+        return std::nullopt;
+    int n[8];
+    for (int i = 0; i < 8; ++i) {
+        bool ok = false;
+        n[i] = parts[i + 1].toInt(&ok);
+        if (!ok || n[i] < 0)
+            return std::nullopt;
+    }
+    bool ok = false;
+    const double baseline = parts[9].toDouble(&ok);
+    if (!ok || !std::isfinite(baseline) || baseline < 0)
+        return std::nullopt;
+    const int samples = parts[10].toInt(&ok);
+    if (!ok || samples < 0)
+        return std::nullopt;
+    PaceController pace;
+    pace.m_ceiling = n[0];
+    pace.m_userIntervalMs = n[1];
+    pace.m_limit = std::max(1, n[2]);
+    pace.m_slowStart = n[3] != 0;
+    pace.m_refusedLimit = n[4];
+    pace.m_extraIntervalMs = std::min(kMaxIntervalMs, n[5]);
+    pace.m_healthyRun = n[6];
+    pace.m_ignoreOverloads = n[7];
+    pace.m_baselineMs = baseline;
+    pace.m_samples = samples;
+    pace.m_reason = QString::fromUtf8(state.mid(from));
+    return pace;
 }
 
 } // namespace crawl

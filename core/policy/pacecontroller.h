@@ -2,9 +2,11 @@
 
 #include "policy/hostbreaker.h"
 
+#include <QByteArray>
 #include <QString>
 
 #include <algorithm>
+#include <optional>
 
 namespace crawl {
 
@@ -52,7 +54,15 @@ public:
     int ceiling() const { return m_ceiling; }
     bool inSlowStart() const { return m_slowStart; }
     qint64 baselineMs() const { return qint64(m_baselineMs); }
-    const QString &lastReason() const { return m_reason; } // why it last moved: "503", "latency 900 ms"
+    const QString &lastReason() const { return m_reason; }    // why it last moved: "503", "latency 900 ms"
+    int extraIntervalMs() const { return m_extraIntervalMs; } // what the pace adds (0: the user's interval)
+
+    // The whole state as one line of text, and back: a shared crawl keeps each host's pace in Redis and
+    // every worker applies onResponse() to it (ClusterPace), so the state must survive the trip exactly
+    // (the baseline with all 17 digits). fromState() refuses anything it did not write (nullopt): the
+    // text comes from a server, and a bad one starts the host afresh rather than at a nonsense limit.
+    QByteArray toState() const;
+    static std::optional<PaceController> fromState(const QByteArray &state);
 
 private:
     void decrease(const QString &why, int inFlightNow);

@@ -108,6 +108,15 @@ private Q_SLOTS:
         QCOMPARE(changed.globalInFlight, 16);
         QCOMPARE(changed.intervalMs, qint64(525));
         QCOMPARE(changed.maxAttempts, 6);
+        // --adaptive is stored with the others, and changes only when given (a switch: --cluster-set turns it
+        // on; the window's box, which always gives it, turns it off too).
+        QVERIFY(!changed.adaptive);
+        given.adaptive = true;
+        QVERIFY(clusterLimitsFor(given, policy, ClusterLimits{}).adaptive);
+        ClusterLimits on = current;
+        on.adaptive = true;
+        QVERIFY(clusterLimitsFor(CrawlLimits{}, policy, on, {QStringLiteral("per-host")}).adaptive);
+        QVERIFY(!clusterLimitsFor(CrawlLimits{}, policy, on, {QStringLiteral("adaptive")}).adaptive);
     }
 
     void clusterFlags_data() {
@@ -160,7 +169,10 @@ private Q_SLOTS:
         row("worker with give-up", "--headless --worker --cluster URL --breaker-give-up 60",
             "--breaker-give-up is a shared limit");
         row("coordinator with adaptive",
-            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --adaptive", "--adaptive");
+            "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --adaptive", "");
+        row("set adaptive", "--cluster URL --crawl c1 --cluster-set --adaptive", "");
+        row("worker with adaptive", "--headless --worker --cluster URL --adaptive",
+            "--adaptive is a shared limit");
         row("coordinator with threads",
             "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --threads 3",
             "fetches nothing");
@@ -256,10 +268,11 @@ private Q_SLOTS:
                      QStringLiteral("breaker-threshold"), QStringLiteral("breaker-cooldown"),
                      QStringLiteral("no-breaker"), QStringLiteral("breaker-give-up")})
                     .isEmpty());
-        for (const char *flag : {"adaptive", "threads"})
-            QVERIFY2(clusterCoordinatorFlagRefusal({QStringLiteral("per-host"), QString::fromLatin1(flag)})
-                         .startsWith(QStringLiteral("--%1 ").arg(QString::fromLatin1(flag))),
-                     flag);
+        // Shared since each host's pace lives in Redis too (clusterpace.h).
+        QVERIFY(clusterCoordinatorFlagRefusal({QStringLiteral("per-host"), QStringLiteral("adaptive")})
+                    .isEmpty());
+        QVERIFY(clusterCoordinatorFlagRefusal({QStringLiteral("per-host"), QStringLiteral("threads")})
+                    .startsWith(QStringLiteral("--threads ")));
     }
 
     // The rule itself: what a worker applies passes, the first other flag is named with its reason.

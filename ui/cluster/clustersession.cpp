@@ -90,10 +90,10 @@ void ClusterSession::applyHostAction(const QString &host, crawl::HostAction acti
 void ClusterSession::setLimits(const crawl::CrawlLimits &limits) {
     if (!m_watcher)
         return;
-    const crawl::ClusterLimits shared =
-        crawl::clusterLimitsFor(limits, crawl::FetchPolicy{}, m_last.limits,
-                                {QStringLiteral("concurrency"), QStringLiteral("per-host"),
-                                 QStringLiteral("interval-ms"), QStringLiteral("max-rate")});
+    const crawl::ClusterLimits shared = crawl::clusterLimitsFor(
+        limits, crawl::FetchPolicy{}, m_last.limits,
+        {QStringLiteral("concurrency"), QStringLiteral("per-host"), QStringLiteral("interval-ms"),
+         QStringLiteral("max-rate"), QStringLiteral("adaptive")});
     crawl::ClusterHostLimits overrides;
     const QHash<QString, crawl::ClusterHostOverride> stored =
         crawl::clusterHostOverridesFor(limits.withCanonicalHostKeys());
@@ -109,6 +109,7 @@ crawl::CrawlLimits ClusterSession::panelLimits(const crawl::ClusterLimits &share
     base.perHostInFlight = shared.perHostInFlight;
     base.intervalMs = static_cast<int>(crawl::userIntervalMs(shared.intervalMs));
     base.maxRatePerSec = shared.maxRatePerSec;
+    base.adaptive = shared.adaptive;
     return base;
 }
 
