@@ -50,6 +50,10 @@ public:
     // The bytes at `ref`. The view stays valid while texts are pinned; otherwise until kCacheChunks other
     // spilled chunks have been read (so two views may be compared, never a long-held one).
     QByteArrayView view(quint64 ref, qsizetype length) const;
+    // The bytes at `ref` copied into `into`: from memory when their chunk is there, else with one small
+    // read of the file that leaves the read cache alone. For a few texts of many chunks (a sort of a few
+    // thousand rows), where reading whole chunks would read the file many times over. False: unreadable.
+    bool read(quint64 ref, qsizetype length, QByteArray *into) const;
     void clear();
 
     // While pinned (a count: each text sort holds one) every chunk is in memory and views stay valid.
