@@ -151,6 +151,11 @@ QByteArrayView ResultStore::titleUtf8(qsizetype i) const {
     return m_texts.view(arenaRef(r) + r.urlLength(), qsizetype(r.titleLength)); // right after the URL
 }
 
+QByteArrayView ResultStore::urlUtf8(qsizetype i, TextArena::SweepBuffer *buffer) const {
+    const Row &r = row(i);
+    return m_texts.view(arenaRef(r), qsizetype(r.urlLength()), buffer);
+}
+
 bool ResultStore::readUrlUtf8(qsizetype i, QByteArray *into) const {
     const Row &r = row(i);
     return m_texts.read(arenaRef(r), qsizetype(r.urlLength()), into);

@@ -82,8 +82,8 @@ std::vector<int> SlicedUrlSorter::take() {
 
 // Eight bytes of the URL from the current offset as one word that compares like the bytes (zero past the
 // end: URLs hold no NUL, so a URL that ends sorts before the longer ones it begins).
-quint64 SlicedUrlSorter::wordOf(int row) const {
-    const QByteArrayView url = m_store.urlUtf8(row);
+quint64 SlicedUrlSorter::wordOf(int row) {
+    const QByteArrayView url = m_store.urlUtf8(row, &m_sweepBuffer);
     quint64 word = 0;
     for (qsizetype i = m_offset; i < m_offset + 8; ++i)
         word = (word << 8) | quint64(quint8(i < url.size() ? url[i] : 0));
@@ -111,7 +111,7 @@ void SlicedUrlSorter::prefixSome() {
     for (size_t row = m_cursor; row < end; ++row) {
         if (m_at[row] < 0)
             continue;
-        const QByteArrayView url = m_store.urlUtf8(qsizetype(row));
+        const QByteArrayView url = m_store.urlUtf8(qsizetype(row), &m_sweepBuffer);
         ++m_workDone;
         if (m_shared < 0) {
             m_firstUrl = url.toByteArray(); // a view would not outlive the next chunk read
@@ -288,6 +288,7 @@ void SlicedUrlSorter::tiesSome() {
     if (m_run < m_runs.size())
         return;
     if (m_nextRuns.empty()) {
+        m_sweepBuffer = {};
         std::vector<qint32>().swap(m_at);
         std::vector<Range>().swap(m_runs);
         m_phase = Phase::Done;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/textarena.h"
+
 #include <QByteArray>
 #include <QtGlobal>
 
@@ -54,14 +56,15 @@ private:
     bool startRangeSort(); // the next range of m_runs to sort; false: none left
     void startPair(size_t pairStart);
     void mergeSome(size_t maxKeys);
-    quint64 wordOf(int row) const;
+    quint64 wordOf(int row);
 
     const ResultStore &m_store;
     bool m_descending;
     size_t m_chunkRows;
     Phase m_phase = Phase::Index;
-    std::vector<Key> m_keys;   // in the given order at first, then sorted
-    std::vector<qint32> m_at;  // store row -> its index in m_keys during a sweep, -1: not swept
+    std::vector<Key> m_keys;              // in the given order at first, then sorted
+    TextArena::SweepBuffer m_sweepBuffer; // the chunk a sweep reads (the read cache is the views')
+    std::vector<qint32> m_at;             // store row -> its index in m_keys during a sweep, -1: not swept
     size_t m_storeRows = 0;    // the store's rows when the sort started (rows appended later are not ours)
     size_t m_cursor = 0;       // sweep: next store row; ties: next key
     qsizetype m_offset = 0;    // where the key words start in the URLs
