@@ -390,9 +390,8 @@ void MainWindow::createCrawlFileActions() {
     connect(m_recentCrawls, &RecentMenu::openRequested, this, &MainWindow::openCrawl);
 
     // An opened crawl's rows go through the same time-budgeted feed as a live crawl's: a million of them
-    // never block the window.
-    connect(m_crawlLoader, &CrawlFileLoader::rowsLoaded, m_feed,
-            qOverload<const QList<crawl::CrawlResult> &>(&ResultsFeed::append));
+    // never block the window. They are not coalesced: the loader reads on only as the views take them.
+    connect(m_crawlLoader, &CrawlFileLoader::rowsLoaded, m_feed, &ResultsFeed::appendNow);
     connect(m_feed, &ResultsFeed::drained, this, [this] {
         if (auto info = std::move(m_openedWaitingForRows))
             onCrawlFileLoaded(*info);

@@ -5,10 +5,13 @@
 #include "models/resultstore.h"
 #include "models/slicedsorter.h"
 
+#include <QRandomGenerator>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <numeric>
+#include <random>
 
 using crawl::CrawlResult;
 using crawl::Outcome;
@@ -243,6 +246,91 @@ private Q_SLOTS:
                  (std::vector<int>{0, 2, 1}));
         QCOMPARE(sortedBy(store, ui::ResultsModel::ErrorColumn, Qt::DescendingOrder, {0, 1, 2}),
                  (std::vector<int>{1, 2, 0}));
+    }
+
+    void urlSortOfSpilledTextsMatchesReference() {
+        // Issue 11: a URL sort of an opened crawl's million rows must not bring every spilled URL back into
+        // memory. URLs under a few long shared prefixes (ties for several 8- and 16-byte key words), exact
+        // duplicates, URLs that end where a key word ends and are the start of others, non-ASCII bytes;
+        // in chunks of texts on disk, given in a shuffled order of their own.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        ui::ResultStore store;
+        QVERIFY(store.setSpillDirectory(dir.path()));
+        QRandomGenerator random(7);
+        const QStringList prefixes = {QStringLiteral("https://shop.example.com/catalog/winter-sale/items/"),
+                                      QStringLiteral("https://shop.example.com/catalog/winter-sale/"),
+                                      QStringLiteral("https://shop.example.com/c/"),
+                                      QStringLiteral("https://www.example.org/\u00e9t\u00e9/"),
+                                      QStringLiteral("http://127.0.0.1:8080/")};
+        const int total = 30'000;
+        for (int i = 0; i < total; ++i) {
+            QString url = prefixes[random.bounded(int(prefixes.size()))];
+            const int kind = random.bounded(10);
+            if (kind == 0)
+                url += QStringLiteral("p/%1").arg(random.bounded(50)); // many duplicates
+            else if (kind == 1)
+                url += QString(random.bounded(20), QLatin1Char('x')); // ends anywhere, prefixes of others
+            else
+                url += QStringLiteral("p/%1/%2")
+                           .arg(random.bounded(100'000))
+                           .arg(QString(random.bounded(30), u'q'));
+            CrawlResult r = makeResult(quint64(i), url);
+            r.title = QStringLiteral("Title %1").arg(i);
+            store.append(r);
+        }
+        QVERIFY(store.memoryUse().spilled > qint64(4 * ui::TextArena::kChunkBytes));
+        QVERIFY(!store.texts().isPinned());
+        std::vector<int> rows;
+        for (int row = 0; row < total; ++row) {
+            if (random.bounded(5) != 0)
+                rows.push_back(row);
+        }
+        std::shuffle(rows.begin(), rows.end(), std::mt19937(3));
+        // The reference compares copies of the texts (views of spilled texts do not outlive a few reads).
+        std::vector<QByteArray> urls(static_cast<size_t>(total));
+        for (int row = 0; row < total; ++row)
+            QVERIFY(store.readUrlUtf8(row, &urls[size_t(row)]));
+        QVERIFY(!store.texts().isPinned());
+
+        for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            const auto reference = [&](std::vector<int> given) {
+                std::stable_sort(given.begin(), given.end(), [&](int x, int y) {
+                    const int c = urls[size_t(x)].compare(urls[size_t(y)]);
+                    return order == Qt::DescendingOrder ? c > 0 : c < 0;
+                });
+                return given;
+            };
+            const std::vector<int> want = reference(rows);
+            for (const int chunkRows : {7, 1000, 16'384}) {
+                ui::SlicedSorter sliced(store, ui::ResultsModel::UrlColumn, order, rows, chunkRows);
+                const qint64 resident = store.texts().residentBytes();
+                int steps = 0;
+                while (!sliced.step(0)) {
+                    ++steps;
+                    QVERIFY(!store.texts().isPinned());
+                    // The sweeps read through a chunk buffer of their own: not even the read cache grows.
+                    QCOMPARE(store.texts().residentBytes(), resident);
+                }
+                QVERIFY(steps > 10);
+                if (sliced.take() != want)
+                    QFAIL(qPrintable(QStringLiteral("chunks of %1 rows: another order").arg(chunkRows)));
+            }
+
+            // A few thousand rows (a filter's result) are sorted at once from copies of their texts, and
+            // rowLess reads the texts of rows it has not copied: the texts stay on disk.
+            const std::vector<int> few(rows.begin(), rows.begin() + 3000);
+            const ui::ResultSorter sorter(store, ui::ResultsModel::UrlColumn, order);
+            QVERIFY(!store.texts().isPinned());
+            QCOMPARE(sorter.sorted(few), reference(few));
+            QVERIFY(!store.texts().isPinned());
+            for (size_t i = 0; i + 1 < rows.size(); i += 97) {
+                const int x = rows[i];
+                const int y = rows[(i * 31 + 5) % rows.size()];
+                const int c = urls[size_t(x)].compare(urls[size_t(y)]);
+                QCOMPARE(sorter.rowLess(x, y), order == Qt::DescendingOrder ? c > 0 : c < 0);
+            }
+        }
     }
 
     void noRows() {

@@ -18,7 +18,10 @@ namespace ui {
 class CrawlFileLoader : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kPageRows = 5'000;
+    // A page's rows are full CrawlResults (~1 KB each with their strings) until the views take them: the
+    // pages read ahead are what an opened crawl holds beyond its rows, so they are kept small. The window
+    // takes ~4,000 rows a turn; the reader reads a page in a few ms.
+    static constexpr int kPageRows = 2'500;
 
     explicit CrawlFileLoader(QObject *parent = nullptr);
     ~CrawlFileLoader() override;

@@ -12,6 +12,9 @@ namespace {
 
 // Up to this many rows a header click sorts at once (a few milliseconds); more are sorted in slices.
 constexpr size_t kSortAtOnceRows = 32'768;
+// Up to this many rows are placed into a URL- or title-sorted list with the texts read one by one (a
+// binary search reads ~20 of them a row); more pin every text in memory for as long as that sort holds.
+constexpr size_t kPlaceUnpinnedRows = 64;
 
 // `ordered` with `added` (already in the same order) placed by binary search, each after the rows it does
 // not sort before: a few rows join a long sorted list with log n comparisons each and block copies.
@@ -46,7 +49,9 @@ ResultFilterSortModel::~ResultFilterSortModel() {
 }
 
 void ResultFilterSortModel::updateTextPin() {
-    ResultsModel *wanted = m_results && ResultSorter::sortsByText(m_sortColumn) ? m_results : nullptr;
+    const bool pin = SlicedSorter::needsPinnedTexts(m_sortColumn) ||
+                     (m_pinToPlaceRows && ResultSorter::sortsByText(m_sortColumn));
+    ResultsModel *wanted = m_results && pin ? m_results : nullptr;
     if (wanted == m_pinnedTexts)
         return;
     if (m_pinnedTexts)
@@ -54,6 +59,13 @@ void ResultFilterSortModel::updateTextPin() {
     m_pinnedTexts = wanted;
     if (wanted)
         wanted->store().pinTexts();
+}
+
+void ResultFilterSortModel::pinTextsToPlace(size_t rows) {
+    if (m_pinToPlaceRows || rows <= kPlaceUnpinnedRows || !ResultSorter::sortsByText(m_sortColumn))
+        return;
+    m_pinToPlaceRows = true;
+    updateTextPin();
 }
 
 void ResultFilterSortModel::setResultsModel(ResultsModel *model) {
@@ -117,15 +129,11 @@ void ResultFilterSortModel::adoptTextFilter(const ResultTextMatch &match, std::v
     beginResetModel();
     m_textMatch = match;
     m_rows = std::move(acceptedRows);
-    m_proxyRows.assign(size_t(m_results->rowCount()), -1);
-    for (size_t proxy = 0; proxy < m_rows.size(); ++proxy)
-        m_proxyRows[size_t(m_rows[proxy])] = int(proxy);
-    m_proxyRowsStale = false;
     if (m_sortColumn >= 0 && !m_rows.empty()) {
         m_rows =
             ResultSorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder).sorted(m_rows);
-        rebuildReverseMap();
     }
+    dropReverseMap();
     endResetModel();
 }
 
@@ -146,12 +154,12 @@ void ResultFilterSortModel::adoptSortedTextFilter(const ResultTextMatch &match, 
     } else {
         // Few rows arrive during a sliced sort: order them alone and place each by binary search after
         // the rows it ties with, as a streamed batch is (a full merge would compare every row).
+        pinTextsToPlace(late.size());
         const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
         m_rows = withRowsPlaced(sortedRows, sorter.sorted(late),
                                 [&sorter](int value, int element) { return sorter.rowLess(value, element); });
     }
-    m_proxyRows.assign(size_t(total), -1);
-    rebuildReverseMap();
+    dropReverseMap();
     endResetModel();
 }
 
@@ -217,22 +225,18 @@ bool ResultFilterSortModel::acceptsSourceRow(int sourceRow, const ResultTextMatc
 
 void ResultFilterSortModel::refilterRows() {
     m_rows.clear();
-    m_proxyRowsStale = false;
+    dropReverseMap();
     if (!m_results)
         return;
     const int count = m_results->rowCount();
-    m_proxyRows.assign(size_t(count), -1);
     for (int row = 0; row < count; ++row) {
-        if (acceptsSourceRow(row)) {
-            m_proxyRows[size_t(row)] = int(m_rows.size());
+        if (acceptsSourceRow(row))
             m_rows.push_back(row);
-        }
     }
     // The user's sort outlives a filter change (and a new crawl).
     if (m_sortColumn >= 0 && !m_rows.empty()) {
         m_rows =
             ResultSorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder).sorted(m_rows);
-        rebuildReverseMap();
     }
 }
 
@@ -263,8 +267,12 @@ void ResultFilterSortModel::refilter() {
         if (passes[size_t(row)] == 1)
             added.push_back(row);
     }
+    // Placing rows into a URL order whose texts are on disk reads ~20 texts a row: more than a few rows
+    // are sorted in slices with the rest (SlicedUrlSorter), which reads them in sweeps instead.
+    const size_t placeAtOnceRows =
+        m_sortColumn == ResultsModel::UrlColumn && !m_pinnedTexts ? kPlaceUnpinnedRows : kSortAtOnceRows;
     std::vector<int> all; // every row that passes, in arrival order: what a sliced sort starts from
-    if (added.size() > kSortAtOnceRows) {
+    if (added.size() > placeAtOnceRows) {
         all.reserve(kept.size() + added.size());
         for (int row = 0; row < count; ++row) {
             if (passes[size_t(row)])
@@ -274,7 +282,7 @@ void ResultFilterSortModel::refilter() {
     beginResetModel();
     if (added.empty()) {
         m_rows = std::move(kept);
-    } else if (added.size() <= kSortAtOnceRows) {
+    } else if (added.size() <= placeAtOnceRows) {
         // Equal rows in arrival order, as a full sort would leave them.
         const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
         const auto before = [&sorter](int value, int element) {
@@ -285,8 +293,7 @@ void ResultFilterSortModel::refilter() {
         m_rows = std::move(kept);
         m_rows.insert(m_rows.end(), added.cbegin(), added.cend());
     }
-    m_proxyRows.assign(size_t(count), -1);
-    rebuildReverseMap();
+    dropReverseMap();
     endResetModel();
     if (!all.empty()) {
         m_pendingSort = std::make_unique<SlicedSorter>(m_results->store(), ResultsModel::Column(m_sortColumn),
@@ -298,8 +305,9 @@ void ResultFilterSortModel::refilter() {
 void ResultFilterSortModel::onRowsInserted(const QModelIndex &parent, int first, int last) {
     if (parent.isValid())
         return;
-    // Source rows are appended only: extend the reverse map, then insert the accepted ones.
-    m_proxyRows.resize(size_t(last) + 1, -1);
+    // Source rows are appended only: extend the reverse map (if it is kept), then insert the accepted ones.
+    if (!m_proxyRowsStale)
+        m_proxyRows.resize(size_t(last) + 1, -1);
     std::vector<int> accepted;
     for (int row = first; row <= last; ++row) {
         if (acceptsSourceRow(row))
@@ -328,6 +336,7 @@ void ResultFilterSortModel::onRowsInserted(const QModelIndex &parent, int first,
 // place, which carries its persistent indexes (selection, current row) along arithmetically: nothing
 // here walks the whole row set except one block copy of the row vector.
 void ResultFilterSortModel::insertSorted(std::vector<int> rows) {
+    pinTextsToPlace(rows.size());
     const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
     const std::vector<int> added = sorter.sorted(rows);
     const size_t oldCount = m_rows.size();
@@ -375,13 +384,14 @@ void ResultFilterSortModel::insertSorted(std::vector<int> rows) {
     for (const QModelIndex &idx : persistent)
         moved.append(createIndex(newPosition(idx.row()), idx.column()));
     m_rows = std::move(merged);
-    m_proxyRowsStale = true;
+    dropReverseMap();
     changePersistentIndexList(persistent, moved);
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 // Replaced rows (retries) whose new values no longer sort where they stand move to their place.
 void ResultFilterSortModel::resortRows(const std::vector<int> &proxyRows) {
+    pinTextsToPlace(proxyRows.size());
     const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
     std::vector<int> moving;
     for (const int proxyRow : proxyRows) {
@@ -446,10 +456,15 @@ void ResultFilterSortModel::onDataChanged(const QModelIndex &topLeft, const QMod
 }
 
 void ResultFilterSortModel::rebuildReverseMap() const {
-    std::fill(m_proxyRows.begin(), m_proxyRows.end(), -1);
+    m_proxyRows.assign(m_results ? size_t(m_results->rowCount()) : 0, -1);
     for (size_t proxy = 0; proxy < m_rows.size(); ++proxy)
         m_proxyRows[size_t(m_rows[proxy])] = int(proxy);
     m_proxyRowsStale = false;
+}
+
+void ResultFilterSortModel::dropReverseMap() {
+    std::vector<int>().swap(m_proxyRows);
+    m_proxyRowsStale = true;
 }
 
 void ResultFilterSortModel::ensureReverseMap() const {
@@ -467,6 +482,7 @@ void ResultFilterSortModel::sort(int column, Qt::SortOrder order) {
         if (m_sortColumn < 0)
             return;
         m_sortColumn = -1;
+        m_pinToPlaceRows = false;
         updateTextPin();
         std::vector<char> shown(size_t(m_results->rowCount()), 0);
         for (const int row : m_rows)
@@ -480,9 +496,11 @@ void ResultFilterSortModel::sort(int column, Qt::SortOrder order) {
         setRowOrder(std::move(rows));
         return;
     }
+    if (column != m_sortColumn)
+        m_pinToPlaceRows = false; // until rows are placed into this sort's order again
     m_sortColumn = column;
     m_sortOrder = order;
-    updateTextPin(); // before the sorter: one read of the texts, held for the rows that stream in
+    updateTextPin(); // title, error: before the sorter, one read of the texts held for the rows to come
     if (m_rows.size() <= kSortAtOnceRows) {
         setRowOrder(ResultSorter(m_results->store(), ResultsModel::Column(column), order).sorted(m_rows));
         return;
@@ -509,6 +527,7 @@ void ResultFilterSortModel::continueSort() {
     const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
     if (!m_rowsDuringSort.empty()) {
         // Rows that streamed in meanwhile: placed by binary search after the rows they tie with.
+        pinTextsToPlace(m_rowsDuringSort.size());
         rows = withRowsPlaced(rows, sorter.sorted(m_rowsDuringSort),
                               [&sorter](int value, int element) { return sorter.rowLess(value, element); });
         m_rowsDuringSort.clear();
@@ -516,6 +535,7 @@ void ResultFilterSortModel::continueSort() {
     setRowOrder(std::move(rows));
     // Rows replaced meanwhile were ordered by their old values: move those whose place changed.
     if (!m_changedDuringSort.empty()) {
+        ensureReverseMap();
         std::vector<int> proxyRows;
         for (const int row : m_changedDuringSort) {
             if (m_proxyRows[size_t(row)] >= 0)
@@ -546,11 +566,14 @@ void ResultFilterSortModel::setRowOrder(std::vector<int> rows) {
     for (const QModelIndex &idx : persistent)
         persistentSource.push_back(m_rows[size_t(idx.row())]);
     m_rows = std::move(rows);
-    rebuildReverseMap();
     QModelIndexList moved;
-    moved.reserve(persistent.size());
-    for (qsizetype i = 0; i < persistent.size(); ++i)
-        moved.append(index(m_proxyRows[size_t(persistentSource[size_t(i)])], persistent[i].column()));
+    if (!persistent.isEmpty()) {
+        rebuildReverseMap();
+        moved.reserve(persistent.size());
+        for (qsizetype i = 0; i < persistent.size(); ++i)
+            moved.append(index(m_proxyRows[size_t(persistentSource[size_t(i)])], persistent[i].column()));
+    }
+    dropReverseMap();
     changePersistentIndexList(persistent, moved);
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
@@ -588,9 +611,11 @@ QModelIndex ResultFilterSortModel::mapToSource(const QModelIndex &proxyIndex) co
 }
 
 QModelIndex ResultFilterSortModel::mapFromSource(const QModelIndex &sourceIndex) const {
-    if (!sourceIndex.isValid() || size_t(sourceIndex.row()) >= m_proxyRows.size())
+    if (!sourceIndex.isValid() || sourceIndex.model() != m_results)
         return {};
     ensureReverseMap();
+    if (size_t(sourceIndex.row()) >= m_proxyRows.size())
+        return {};
     const int proxyRow = m_proxyRows[size_t(sourceIndex.row())];
     return proxyRow < 0 ? QModelIndex() : index(proxyRow, sourceIndex.column());
 }

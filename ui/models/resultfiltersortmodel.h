@@ -74,6 +74,8 @@ public:
     bool hasChildren(const QModelIndex &parent = {}) const override;
     QModelIndex mapToSource(const QModelIndex &proxyIndex) const override;
     QModelIndex mapFromSource(const QModelIndex &sourceIndex) const override;
+    // No buddies here; QAbstractProxyModel's would map through mapFromSource() (and build its map).
+    QModelIndex buddy(const QModelIndex &index) const override { return index; }
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     int sortColumn() const { return m_sortColumn; } // -1: arrival order
@@ -92,19 +94,22 @@ private:
     void onDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles);
     void rebuildReverseMap() const;
     void ensureReverseMap() const;
+    void dropReverseMap();
     void insertSorted(std::vector<int> rows);      // rows not in the proxy yet; the sort is active
     void resortRows(const std::vector<int> &rows); // proxy rows whose sort key changed
     void setRowOrder(std::vector<int> rows);       // proxy row -> source row, the same rows reordered
     void updateTextPin();                          // after the sort column or the model changed
+    void pinTextsToPlace(size_t rows);             // before `rows` are placed into a text sort's order
     void continueSort();
     void cancelPendingSort(); // the rows are replaced by a result already in the sort's order
 
     ResultsModel *m_results = nullptr;
     std::vector<int> m_rows; // proxy row -> source row
-    // source row -> proxy row, -1 when filtered out. Rebuilt lazily after a sorted insert, which moves
-    // most rows: only mapFromSource() and replacements need it.
+    // source row -> proxy row, -1 when filtered out: built when first needed (mapFromSource(), replaced
+    // rows), kept up to date by appends, dropped by whatever reorders the rows. Nothing on the way of a
+    // million rows streaming in needs it, and it costs 4 bytes per source row in every proxy.
     mutable std::vector<int> m_proxyRows;
-    mutable bool m_proxyRowsStale = false;
+    mutable bool m_proxyRowsStale = true;
     quint32 m_outcomeMask = ~0u;
     bool m_failuresOnly = false;
     ResultTextMatch m_textMatch;
@@ -115,9 +120,12 @@ private:
     mutable std::vector<qint16> m_reasonChecks; // per interned reason: AcceptanceFilter::checksOf, -1 unknown
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
-    // The store whose texts this proxy pins while it sorts by URL or title: every streamed batch is then
-    // placed by comparing texts of random rows, which must not read spilled chunks back each time.
+    // The store whose texts this proxy pins while it sorts by title or error (a sliced sort compares
+    // random rows' texts), or by URL once many rows are placed into that order (streamed batches, each
+    // placed by comparing texts of random rows, which must not be read back one by one). A URL sort of an
+    // opened crawl (SlicedUrlSorter) and its filters need no pin.
     QPointer<ResultsModel> m_pinnedTexts;
+    bool m_pinToPlaceRows = false;
     std::unique_ptr<SlicedSorter> m_pendingSort;
     std::vector<int> m_rowsDuringSort;    // appended unsorted while it runs, placed at its end
     std::vector<int> m_changedDuringSort; // source rows replaced while it runs (their key may differ)

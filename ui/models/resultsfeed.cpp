@@ -47,6 +47,15 @@ void ResultsFeed::append(const QList<crawl::CrawlResult> &results) {
     schedule();
 }
 
+void ResultsFeed::appendNow(const QList<crawl::CrawlResult> &results) {
+    if (results.isEmpty())
+        return;
+    m_pending.append(results);
+    m_coalesce.stop();
+    if (!m_nextTurn.isActive())
+        m_nextTurn.start();
+}
+
 void ResultsFeed::append(const crawl::CrawlResult &result) {
     m_pending.append(result);
     schedule();

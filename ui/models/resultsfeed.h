@@ -27,6 +27,10 @@ public:
 
     void append(const QList<crawl::CrawlResult> &results);
     void append(const crawl::CrawlResult &result);
+    // Results that had been waiting already (a crawl file's rows, read page by page as the views take
+    // them): released from the next turn on, without waiting for company. Waiting would only leave the
+    // views idle: the reader sends the next page once this one is taken.
+    void appendNow(const QList<crawl::CrawlResult> &results);
     // Everything pending, now, in one go: for readers that need every result in the views (export,
     // retry, "finished").
     void flushAll();

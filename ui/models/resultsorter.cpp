@@ -2,6 +2,8 @@
 
 #include "models/resultstore.h"
 
+#include <QScopeGuard>
+
 #include <algorithm>
 
 namespace ui {
@@ -29,6 +31,10 @@ ResultSorter::ResultSorter(const ResultStore &store, ResultsModel::Column column
     , m_column(column)
     , m_descending(order == Qt::DescendingOrder)
     , m_pinsTexts(pinTexts && sortsByText(column)) {
+    m_copiesTexts = m_pinsTexts && column != ResultsModel::ErrorColumn && m_store.texts().isSpilling() &&
+                    !m_store.texts().isPinned();
+    if (m_copiesTexts)
+        m_pinsTexts = false;
     if (m_pinsTexts)
         m_store.pinTexts();
 }
@@ -39,6 +45,16 @@ ResultSorter::~ResultSorter() {
 }
 
 std::vector<int> ResultSorter::sorted(const std::vector<int> &rows) const {
+    // Too many rows to copy their texts: every text in memory for this sort, as the one-off it is.
+    const bool pinNow = m_copiesTexts && rows.size() > kMaxCopiedRows;
+    if (pinNow)
+        m_store.pinTexts();
+    else if (m_copiesTexts)
+        copyTexts(rows);
+    const auto unpin = qScopeGuard([&] {
+        if (pinNow)
+            m_store.unpinTexts();
+    });
     const qsizetype shared = m_column == ResultsModel::UrlColumn ? sharedUrlPrefix(rows) : 0;
     std::vector<Key> keys = makeKeys(rows, shared);
     std::sort(keys.begin(), keys.end(), [this](const Key &x, const Key &y) { return less(x, y); });
@@ -52,6 +68,41 @@ std::vector<int> ResultSorter::sorted(const std::vector<int> &rows) const {
     for (size_t i = 0; i < keys.size(); ++i)
         result[i] = keys[i].row;
     return result;
+}
+
+// The texts of `rows`, in store order (the arena's order), each with one small read when spilled.
+void ResultSorter::copyTexts(const std::vector<int> &rows) const {
+    std::vector<int> byRow(rows);
+    std::sort(byRow.begin(), byRow.end());
+    byRow.erase(std::unique(byRow.begin(), byRow.end()), byRow.end());
+    m_copied.clear();
+    m_copied.reserve(byRow.size());
+    m_copiedBytes.clear();
+    QByteArray text;
+    for (const int row : byRow) {
+        if (m_column == ResultsModel::UrlColumn)
+            m_store.readUrlUtf8(row, &text);
+        else
+            m_store.readTitleUtf8(row, &text);
+        m_copied.push_back({row, m_copiedBytes.size(), text.size()});
+        m_copiedBytes.append(text);
+    }
+}
+
+QByteArrayView ResultSorter::sortText(int row) const {
+    if (!m_copiesTexts)
+        return m_column == ResultsModel::UrlColumn ? m_store.urlUtf8(row) : m_store.titleUtf8(row);
+    const auto copied = std::lower_bound(m_copied.cbegin(), m_copied.cend(), row,
+                                         [](const CopiedText &text, int r) { return text.row < r; });
+    if (copied != m_copied.cend() && copied->row == row)
+        return QByteArrayView(m_copiedBytes.constData() + copied->from, copied->size);
+    QByteArray &read = m_reads[m_nextRead];
+    m_nextRead = (m_nextRead + 1) % m_reads.size();
+    if (m_column == ResultsModel::UrlColumn)
+        m_store.readUrlUtf8(row, &read);
+    else
+        m_store.readTitleUtf8(row, &read);
+    return read;
 }
 
 bool ResultSorter::rowLess(int x, int y) const {
@@ -68,8 +119,8 @@ int ResultSorter::compareRows(int x, int y) const {
         return cmp(m_store.lineNumber(x), m_store.lineNumber(y));
     case ResultsModel::UrlColumn: {
         // Byte order of the UTF-8, as the 16-byte keys compare (URLs hold no NUL).
-        const QByteArrayView ux = m_store.urlUtf8(x);
-        const QByteArrayView uy = m_store.urlUtf8(y);
+        const QByteArrayView ux = sortText(x);
+        const QByteArrayView uy = sortText(y);
         return cmp(ux.compare(uy), 0);
     }
     case ResultsModel::HostColumn:
@@ -104,7 +155,7 @@ int ResultSorter::compareRows(int x, int y) const {
                    ? 0
                    : cmp(m_store.string(rx.rejectReasonId), m_store.string(ry.rejectReasonId));
     case ResultsModel::TitleColumn:
-        return cmp(m_store.titleUtf8(x).compare(m_store.titleUtf8(y)), 0);
+        return cmp(sortText(x).compare(sortText(y)), 0);
     case ResultsModel::ColumnCount:
         break;
     }
@@ -174,7 +225,7 @@ std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &ro
             key.a = ranks[r.rejectReasonId];
             break;
         case ResultsModel::TitleColumn: {
-            const QByteArrayView title = m_store.titleUtf8(rows[i]);
+            const QByteArrayView title = sortText(rows[i]);
             key.a = bigEndianWord(title, 0);
             key.b = bigEndianWord(title, 8);
             break;
@@ -203,10 +254,10 @@ std::vector<quint32> ResultSorter::stringRanks() const {
 qsizetype ResultSorter::sharedUrlPrefix(const std::vector<int> &rows) const {
     if (rows.empty())
         return 0;
-    const QByteArrayView first = m_store.urlUtf8(rows.front());
+    const QByteArrayView first = sortText(rows.front());
     qsizetype shared = first.size();
     for (const int row : rows) {
-        const QByteArrayView url = m_store.urlUtf8(row);
+        const QByteArrayView url = sortText(row);
         qsizetype n = 0;
         while (n < shared && n < url.size() && url[n] == first[n])
             ++n;
@@ -218,7 +269,7 @@ qsizetype ResultSorter::sharedUrlPrefix(const std::vector<int> &rows) const {
 }
 
 void ResultSorter::setUrlKey(Key *key, qsizetype offset) const {
-    const QByteArrayView url = m_store.urlUtf8(key->row);
+    const QByteArrayView url = sortText(key->row);
     key->a = bigEndianWord(url, offset);
     key->b = bigEndianWord(url, offset + 8);
 }
@@ -240,7 +291,7 @@ void ResultSorter::refineUrlTies(std::vector<Key> *keys, qsizetype offset) const
                 ++j;
             bool longer = false;
             for (size_t k = i; j - i > 1 && k < j && !longer; ++k)
-                longer = m_store.urlUtf8((*keys)[k].row).size() > run.offset;
+                longer = qsizetype(m_store.row((*keys)[k].row).urlLength()) > run.offset;
             if (longer) {
                 for (size_t k = i; k < j; ++k)
                     setUrlKey(&(*keys)[k], run.offset);
@@ -272,7 +323,7 @@ void ResultSorter::refineTitleTies(std::vector<Key> *keys) const {
         if (j - i > 1) {
             std::stable_sort(keys->begin() + qsizetype(i), keys->begin() + qsizetype(j),
                              [this](const Key &x, const Key &y) {
-                                 const int c = m_store.titleUtf8(x.row).compare(m_store.titleUtf8(y.row));
+                                 const int c = sortText(x.row).compare(sortText(y.row));
                                  return m_descending ? c > 0 : c < 0;
                              });
         }

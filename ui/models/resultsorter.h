@@ -2,8 +2,10 @@
 
 #include "models/resultsmodel.h"
 
+#include <QByteArray>
 #include <QByteArrayView>
 
+#include <array>
 #include <vector>
 
 namespace ui {
@@ -16,8 +18,15 @@ class ResultStore;
 // string (host, content type), or 16 bytes of the URL after the prefix all rows share. Only ties that
 // need more text are refined: URLs by their next 16 bytes (a most-significant-digit radix refinement),
 // error texts by comparing the texts. Equal rows keep their given order, in both directions.
+//
+// The texts a URL or title sort compares may be spilled to disk (TextArena). Unless they are pinned in
+// memory already, sorted() copies the texts of the rows it is given (a few thousand, typically) with one
+// small read each, and rowLess() reads the two it compares; only an error-text sort, or a URL or title
+// sort of more than kMaxCopiedRows, pins every text for its duration.
 class ResultSorter {
 public:
+    static constexpr size_t kMaxCopiedRows = 65'536;
+
     // `pinTexts` false: the caller keeps the store's texts pinned for as long as this sorter is used, and
     // the sorter never touches the store once it is no longer used (it may outlive the store).
     ResultSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order,
@@ -55,6 +64,16 @@ private:
     void refineUrlTies(std::vector<Key> *keys, qsizetype offset) const;
     void sortErrorTexts(std::vector<Key> *keys) const;
     void refineTitleTies(std::vector<Key> *keys) const;
+    // The URL (URL column) or title (title column) of a row: a copy made by sorted(), a small read, or the
+    // store's own view when its texts are in memory.
+    QByteArrayView sortText(int row) const;
+    void copyTexts(const std::vector<int> &rows) const;
+
+    struct CopiedText {
+        int row = 0;
+        qsizetype from = 0;
+        qsizetype size = 0;
+    };
 
     const ResultStore &m_store;
     // The interned strings' ranks, computed at the first sort that needs them: rows sorted later by the
@@ -63,6 +82,11 @@ private:
     ResultsModel::Column m_column;
     bool m_descending;
     bool m_pinsTexts; // URL and title keys compare random rows: spilled texts come back for the sort
+    bool m_copiesTexts = false; // the texts of the rows sorted are copied out instead (see above)
+    mutable std::vector<CopiedText> m_copied; // by row
+    mutable QByteArray m_copiedBytes;
+    mutable std::array<QByteArray, 2> m_reads; // rowLess' two texts of rows not copied
+    mutable size_t m_nextRead = 0;
 };
 
 } // namespace ui

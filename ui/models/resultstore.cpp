@@ -151,6 +151,21 @@ QByteArrayView ResultStore::titleUtf8(qsizetype i) const {
     return m_texts.view(arenaRef(r) + r.urlLength(), qsizetype(r.titleLength)); // right after the URL
 }
 
+QByteArrayView ResultStore::urlUtf8(qsizetype i, TextArena::SweepBuffer *buffer) const {
+    const Row &r = row(i);
+    return m_texts.view(arenaRef(r), qsizetype(r.urlLength()), buffer);
+}
+
+bool ResultStore::readUrlUtf8(qsizetype i, QByteArray *into) const {
+    const Row &r = row(i);
+    return m_texts.read(arenaRef(r), qsizetype(r.urlLength()), into);
+}
+
+bool ResultStore::readTitleUtf8(qsizetype i, QByteArray *into) const {
+    const Row &r = row(i);
+    return m_texts.read(arenaRef(r) + r.urlLength(), qsizetype(r.titleLength), into);
+}
+
 QString ResultStore::title(qsizetype i) const {
     return QString::fromUtf8(titleUtf8(i));
 }

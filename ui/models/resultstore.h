@@ -89,6 +89,11 @@ public:
     }
     const QString &rejectReason(qsizetype i) const { return m_strings[row(i).rejectReasonId]; }
     QByteArrayView titleUtf8(qsizetype i) const;
+    // The URL through a sweep's own chunk buffer (TextArena::view with a SweepBuffer).
+    QByteArrayView urlUtf8(qsizetype i, TextArena::SweepBuffer *buffer) const;
+    // The same texts copied out with TextArena::read (no whole chunk read back for one text).
+    bool readUrlUtf8(qsizetype i, QByteArray *into) const;
+    bool readTitleUtf8(qsizetype i, QByteArray *into) const;
     QString title(qsizetype i) const;
     // The interned texts (hosts, content types); id 0 is the empty string.
     qsizetype stringCount() const { return qsizetype(m_strings.size()); }

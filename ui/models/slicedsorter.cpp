@@ -21,6 +21,12 @@ SlicedSorter::SlicedSorter(const ResultStore &store, ResultsModel::Column column
     , m_sorter(store, column, order, /*pinTexts=*/false)
     , m_rows(std::move(rows))
     , m_chunkRows(size_t(std::max(2, chunkRows))) {
+    if (column == ResultsModel::UrlColumn) {
+        m_urls = std::make_unique<SlicedUrlSorter>(store, order, std::move(m_rows), chunkRows);
+        m_rows.clear();
+        m_done = m_urls->isDone();
+        return;
+    }
     const size_t chunks = (m_rows.size() + m_chunkRows - 1) / m_chunkRows;
     // Each row is sorted once within its chunk, then copied once per merge pass.
     const size_t passes = chunks > 1 ? size_t(std::bit_width(chunks - 1)) : 0;
@@ -29,6 +35,8 @@ SlicedSorter::SlicedSorter(const ResultStore &store, ResultsModel::Column column
 }
 
 bool SlicedSorter::step(qint64 budgetNs) {
+    if (m_urls)
+        return m_done = m_urls->step(budgetNs);
     QElapsedTimer clock;
     clock.start();
     while (!m_done) {
@@ -43,6 +51,8 @@ bool SlicedSorter::step(qint64 budgetNs) {
 }
 
 int SlicedSorter::progressPercent() const {
+    if (m_urls)
+        return m_urls->progressPercent();
     if (m_done || m_workTotal == 0)
         return 100;
     return int(std::min<size_t>(99, m_workDone * 100 / m_workTotal));
@@ -50,6 +60,8 @@ int SlicedSorter::progressPercent() const {
 
 std::vector<int> SlicedSorter::take() {
     Q_ASSERT(m_done);
+    if (m_urls)
+        return m_urls->take();
     return std::move(m_rows);
 }
 

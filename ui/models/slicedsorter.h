@@ -2,7 +2,9 @@
 
 #include "models/resultsmodel.h"
 #include "models/resultsorter.h"
+#include "models/slicedurlsorter.h"
 
+#include <memory>
 #include <vector>
 
 namespace ui {
@@ -16,14 +18,22 @@ class ResultStore;
 // the next turn of the event loop. Merges take the earlier run's row on ties, so the result is exactly
 // ResultSorter::sorted(rows): the same order, equal rows in their given order.
 //
+// The URL column is ordered by SlicedUrlSorter instead, which reads the texts in store order and needs
+// none of them pinned.
+//
 // The store must not change under a running sort (rows replaced or cleared); rows appended to it are
-// fine (they are not part of `rows`). For a text column the caller keeps the store's texts pinned
-// (ResultFilterSortModel does while it sorts by one). Nothing here touches the store outside step(), so a
-// sorter may outlive it unused.
+// fine (they are not part of `rows`). For the title and error columns the caller keeps the store's texts
+// pinned (ResultFilterSortModel does while it sorts by one); needsPinnedTexts() says which. Nothing here
+// touches the store outside step(), so a sorter may outlive it unused.
 class SlicedSorter {
 public:
     SlicedSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order,
                  std::vector<int> rows, int chunkRows = 16'384);
+
+    // Whether a sliced sort by `column` compares random rows' texts (which must then be pinned in memory).
+    static bool needsPinnedTexts(int column) {
+        return ResultSorter::sortsByText(column) && column != ResultsModel::UrlColumn;
+    }
 
     ResultsModel::Column column() const { return m_column; }
     Qt::SortOrder order() const { return m_order; }
@@ -40,9 +50,10 @@ private:
 
     ResultsModel::Column m_column;
     Qt::SortOrder m_order;
-    ResultSorter m_sorter;     // one for the whole sort: the ranks of interned strings are computed once
-    std::vector<int> m_rows;   // sorted runs of m_runRows (the last may be shorter)
-    std::vector<int> m_merged; // the pass being written
+    ResultSorter m_sorter; // one for the whole sort: the ranks of interned strings are computed once
+    std::unique_ptr<SlicedUrlSorter> m_urls; // the URL column's sort, which does all the work then
+    std::vector<int> m_rows;                 // sorted runs of m_runRows (the last may be shorter)
+    std::vector<int> m_merged;               // the pass being written
     size_t m_chunkRows;
     size_t m_sortedChunks = 0; // chunks of m_rows already sorted
     size_t m_runRows = 0;      // length of the sorted runs once every chunk is sorted

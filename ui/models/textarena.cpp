@@ -226,6 +226,61 @@ QByteArrayView TextArena::view(quint64 ref, qsizetype length) const {
     return QByteArrayView(cached->bytes.data() + offset, length);
 }
 
+QByteArrayView TextArena::view(quint64 ref, qsizetype length, SweepBuffer *buffer) const {
+    const size_t index = size_t(ref >> 32);
+    const size_t offset = size_t(ref & 0xffffffffu);
+    if (length <= 0 || index >= m_chunks.size())
+        return {};
+    const Chunk &chunk = m_chunks[index];
+    if (chunk.resident || m_isCopy)
+        return view(ref, length);
+    if (buffer->chunk != index) {
+        const auto cached = std::find_if(m_cache.begin(), m_cache.end(),
+                                         [index](const CachedChunk &c) { return c.chunk == index; });
+        if (cached != m_cache.end())
+            return view(ref, length);
+        buffer->chunk = size_t(-1);
+        if (!readBack(chunk.fileOffset, chunk.size, &buffer->bytes)) {
+            ++m_unreadableTexts;
+            return {};
+        }
+        buffer->chunk = index;
+    }
+    if (offset + size_t(length) > buffer->bytes.size())
+        return {};
+    return QByteArrayView(buffer->bytes.data() + offset, length);
+}
+
+bool TextArena::read(quint64 ref, qsizetype length, QByteArray *into) const {
+    into->clear();
+    const size_t index = size_t(ref >> 32);
+    const size_t offset = size_t(ref & 0xffffffffu);
+    if (length <= 0)
+        return true;
+    if (index >= m_chunks.size() || offset + size_t(length) > m_chunks[index].size)
+        return false;
+    const Chunk &chunk = m_chunks[index];
+    if (chunk.resident) {
+        into->append(chunk.bytes.data() + offset, length);
+        return true;
+    }
+    const auto cached = std::find_if(m_cache.begin(), m_cache.end(),
+                                     [index](const CachedChunk &c) { return c.chunk == index; });
+    if (cached != m_cache.end() && offset + size_t(length) <= cached->bytes.size()) {
+        into->append(cached->bytes.data() + offset, length);
+        return true;
+    }
+    into->resize(length);
+    if (!readAll(m_fd, into->data(), size_t(length), chunk.fileOffset + qint64(offset))) {
+        if (m_spillError.isEmpty())
+            m_spillError = QStringLiteral("cannot read the texts file: %1").arg(errnoText());
+        ++m_unreadableTexts;
+        into->clear();
+        return false;
+    }
+    return true;
+}
+
 void TextArena::clear() {
     m_chunks.clear();
     m_chunks.shrink_to_fit();

@@ -50,6 +50,18 @@ public:
     // The bytes at `ref`. The view stays valid while texts are pinned; otherwise until kCacheChunks other
     // spilled chunks have been read (so two views may be compared, never a long-held one).
     QByteArrayView view(quint64 ref, qsizetype length) const;
+    // For one reader walking the texts in store order (a sort's sweep over every row): a spilled chunk is
+    // read into the reader's own one-chunk buffer, not into the read cache, which a sweep would otherwise
+    // fill with chunks it reads once (4 MB). The view stays valid until the buffer reads another chunk.
+    struct SweepBuffer {
+        size_t chunk = size_t(-1);
+        std::vector<char> bytes;
+    };
+    QByteArrayView view(quint64 ref, qsizetype length, SweepBuffer *buffer) const;
+    // The bytes at `ref` copied into `into`: from memory when their chunk is there, else with one small
+    // read of the file that leaves the read cache alone. For a few texts of many chunks (a sort of a few
+    // thousand rows), where reading whole chunks would read the file many times over. False: unreadable.
+    bool read(quint64 ref, qsizetype length, QByteArray *into) const;
     void clear();
 
     // While pinned (a count: each text sort holds one) every chunk is in memory and views stay valid.
