@@ -13,7 +13,8 @@ QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
         QStringLiteral("jitter"),           QStringLiteral("max-rate"),
         QStringLiteral("breaker-window"),   QStringLiteral("breaker-threshold"),
         QStringLiteral("breaker-cooldown"), QStringLiteral("breaker-give-up"),
-        QStringLiteral("adaptive")};
+        QStringLiteral("adaptive"),         QStringLiteral("no-adaptive"),
+        QStringLiteral("breaker"),          QStringLiteral("no-breaker")};
     for (const QString &flag : explicitFlags) {
         if (workerFlags.contains(flag))
             continue;

@@ -11,6 +11,7 @@
 
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 namespace crawl {
 
@@ -55,6 +56,8 @@ const Flag kFlags[] = {
     {"adaptive", nullptr,
      "Adapt each host's in-flight limit and interval to what it tolerates (AIMD), with --per-host, "
      "--interval-ms and --host-limit as ceilings and 1 in flight as the floor (default off)."},
+    {"no-adaptive", nullptr,
+     "The user's limits as they are (the default): switches --adaptive off with --resume or --cluster-set."},
     {"breaker-window", "N", "Circuit breaker: judge a host by its last N attempts (default 20)."},
     {"breaker-threshold", "F",
      "Trip a host when this share (0-1) of a full window failed: timeouts, network errors, 5xx, 429 "
@@ -64,6 +67,9 @@ const Flag kFlags[] = {
     {"breaker-give-up", "S",
      "Seconds tripped after which a host's remaining URLs end as skipped (default 1800)."},
     {"no-breaker", nullptr, "Never trip a host, however many of its requests fail."},
+    {"breaker", nullptr,
+     "Trip hosts whose requests keep failing (the default): switches --no-breaker off with --resume or "
+     "--cluster-set."},
     {"robots", "obey|ignore|report",
      "robots.txt: obey it (default), ignore it (not fetched), or report (fetch anyway, mark the rows)."},
     {"robots-agent", "TOKEN", "Product token matched against robots.txt groups (default crawlscope)."},
@@ -410,7 +416,9 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
             QStringLiteral("retries"),           QStringLiteral("jitter"),
             QStringLiteral("max-rate"),          QStringLiteral("breaker-window"),
             QStringLiteral("breaker-threshold"), QStringLiteral("breaker-cooldown"),
-            QStringLiteral("breaker-give-up"),   QStringLiteral("adaptive")};
+            QStringLiteral("breaker-give-up"),   QStringLiteral("adaptive"),
+            QStringLiteral("no-adaptive"),       QStringLiteral("breaker"),
+            QStringLiteral("no-breaker")};
         static const QStringList setFlags = {QStringLiteral("cluster"), QStringLiteral("crawl"),
                                              QStringLiteral("cluster-set"), QStringLiteral("quiet"),
                                              QStringLiteral("headless")};
@@ -419,12 +427,12 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
             if (sharedLimits.contains(flag)) {
                 anyLimit = true;
             } else if (!setFlags.contains(flag)) {
-                *error =
-                    QStringLiteral("--cluster-set changes only --concurrency, --per-host, --interval-ms, "
-                                   "--host-limit, --retries, --jitter, --max-rate, --adaptive and "
-                                   "--breaker-window, -threshold, -cooldown, -give-up; --%1 is not a shared "
-                                   "limit")
-                        .arg(flag);
+                *error = QStringLiteral(
+                             "--cluster-set changes only --concurrency, --per-host, --interval-ms, "
+                             "--host-limit, --retries, --jitter, --max-rate, --adaptive / --no-adaptive, "
+                             "--breaker / --no-breaker and --breaker-window, -threshold, -cooldown, "
+                             "-give-up; --%1 is not a shared limit")
+                             .arg(flag);
                 return false;
             }
         }
@@ -714,6 +722,13 @@ CommandLineParse parseCommandLine(const QStringList &arguments) {
     }
     o.policy.sendCredentialsCrossOrigin = parser.isSet(QStringLiteral("send-credentials-cross-origin"));
     o.policy.refusePrivateRedirects = parser.isSet(QStringLiteral("no-private-redirects"));
+    for (const auto &[on, off] : {std::pair{"adaptive", "no-adaptive"}, std::pair{"breaker", "no-breaker"}}) {
+        if (parser.isSet(QLatin1String(on)) && parser.isSet(QLatin1String(off))) {
+            error = QStringLiteral("--%1 and --%2 contradict each other: give one")
+                        .arg(QLatin1String(on), QLatin1String(off));
+            return result;
+        }
+    }
     o.policy.breaker.enabled = !parser.isSet(QStringLiteral("no-breaker"));
     o.limits.adaptive = parser.isSet(QStringLiteral("adaptive"));
     if (parser.isSet(QStringLiteral("user-agent"))) {

@@ -17,7 +17,8 @@ CommandLineOptions withStoredCrawlConfig(const CommandLineOptions &given, const 
     take("jitter", o.limits.jitter, l.jitter);
     take("max-rate", o.limits.maxRatePerSec, l.maxRatePerSec);
     take("host-limit", o.limits.hostOverrides, l.hostOverrides); // given now: replaces all stored ones
-    o.limits.adaptive = given.limits.adaptive || l.adaptive;     // a switch: it can be added, not removed
+    // Switches: the stored state unless the command line turns it on or off.
+    o.limits.adaptive = typed("no-adaptive") ? false : (given.limits.adaptive || l.adaptive);
 
     const FetchPolicy &p = stored.policy;
     take("retries", o.policy.maxRetries, p.maxRetries);
@@ -38,7 +39,7 @@ CommandLineOptions withStoredCrawlConfig(const CommandLineOptions &given, const 
     take("breaker-threshold", o.policy.breaker.threshold, p.breaker.threshold);
     take("breaker-cooldown", o.policy.breaker.cooldownS, p.breaker.cooldownS);
     take("breaker-give-up", o.policy.breaker.giveUpS, p.breaker.giveUpS);
-    o.policy.breaker.enabled = p.breaker.enabled && !typed("no-breaker");
+    o.policy.breaker.enabled = typed("breaker") || (p.breaker.enabled && !typed("no-breaker"));
     o.policy.keepStricterRedirectSafety(p); // o.policy holds the command line's: the stricter of the two
 
     take("robots", o.quality.robots, stored.robots);

@@ -29,10 +29,10 @@ ClusterLimits clusterLimitsFor(const CrawlLimits &limits, const FetchPolicy &pol
         base.maxAttempts = policy.maxRetries + 3;
     if (wanted("max-rate"))
         base.maxRatePerSec = limits.maxRatePerSec;
-    if (wanted("adaptive"))
+    if (wanted("adaptive") || wanted("no-adaptive"))
         base.adaptive = limits.adaptive;
     // The breaker's flags, each on its own.
-    if (wanted("no-breaker"))
+    if (wanted("no-breaker") || wanted("breaker"))
         base.breaker.enabled = policy.breaker.enabled;
     if (wanted("breaker-window"))
         base.breaker.window = policy.breaker.window;

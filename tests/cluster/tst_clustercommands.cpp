@@ -117,6 +117,20 @@ private Q_SLOTS:
         on.adaptive = true;
         QVERIFY(clusterLimitsFor(CrawlLimits{}, policy, on, {QStringLiteral("per-host")}).adaptive);
         QVERIFY(!clusterLimitsFor(CrawlLimits{}, policy, on, {QStringLiteral("adaptive")}).adaptive);
+        // --cluster-set --no-adaptive turns it off; --breaker / --no-breaker switch the shared breaker.
+        QVERIFY(!clusterLimitsFor(CrawlLimits{}, policy, on, {QStringLiteral("no-adaptive")}).adaptive);
+        ClusterLimits noBreaker = current;
+        noBreaker.breaker.enabled = false;
+        FetchPolicy breakerOn;
+        breakerOn.breaker.enabled = true;
+        QVERIFY(clusterLimitsFor(CrawlLimits{}, breakerOn, noBreaker, {QStringLiteral("breaker")})
+                    .breaker.enabled);
+        QVERIFY(!clusterLimitsFor(CrawlLimits{}, breakerOn, noBreaker, {QStringLiteral("per-host")})
+                     .breaker.enabled);
+        FetchPolicy breakerOff;
+        breakerOff.breaker.enabled = false;
+        QVERIFY(!clusterLimitsFor(CrawlLimits{}, breakerOff, current, {QStringLiteral("no-breaker")})
+                     .breaker.enabled);
     }
 
     void clusterFlags_data() {
@@ -173,6 +187,14 @@ private Q_SLOTS:
         row("set adaptive", "--cluster URL --crawl c1 --cluster-set --adaptive", "");
         row("worker with adaptive", "--headless --worker --cluster URL --adaptive",
             "--adaptive is a shared limit");
+        row("set no adaptive", "--cluster URL --crawl c1 --cluster-set --no-adaptive", "");
+        row("set breaker on", "--cluster URL --crawl c1 --cluster-set --breaker", "");
+        row("set breaker off", "--cluster URL --crawl c1 --cluster-set --no-breaker", "");
+        row("adaptive both ways", "--cluster URL --crawl c1 --cluster-set --adaptive --no-adaptive",
+            "contradict");
+        row("breaker both ways", "--headless --input l.txt --breaker --no-breaker", "contradict");
+        row("worker with no-breaker", "--headless --worker --cluster URL --no-breaker",
+            "--no-breaker is a shared limit");
         row("coordinator with threads",
             "--headless --input l.txt --cluster URL --crawl c1 --robots ignore --threads 3",
             "fetches nothing");

@@ -105,6 +105,27 @@ private Q_SLOTS:
         QVERIFY(o.policy.refusePrivateRedirects);     // a flag cannot loosen what the file tightened
     }
 
+    // --adaptive and the breaker are switches: the stored state stays unless the command line turns it on
+    // (--adaptive, --breaker) or off (--no-adaptive, --no-breaker).
+    void switchesTurnOnAndOff() {
+        crawl::StoredCrawlConfig stored = windowCrawlRecord();
+        stored.limits.adaptive = true;
+        stored.policy.breaker.enabled = false;
+        crawl::CommandLineOptions o = crawl::withStoredCrawlConfig(parsed({}), stored);
+        QVERIFY(o.limits.adaptive);
+        QVERIFY(!o.policy.breaker.enabled);
+        o = crawl::withStoredCrawlConfig(
+            parsed({QStringLiteral("--no-adaptive"), QStringLiteral("--breaker")}), stored);
+        QVERIFY(!o.limits.adaptive);
+        QVERIFY(o.policy.breaker.enabled);
+        stored.limits.adaptive = false;
+        stored.policy.breaker.enabled = true;
+        o = crawl::withStoredCrawlConfig(
+            parsed({QStringLiteral("--adaptive"), QStringLiteral("--no-breaker")}), stored);
+        QVERIFY(o.limits.adaptive);
+        QVERIFY(!o.policy.breaker.enabled);
+    }
+
     void olderRecordKeepsTheCommandLinesRules() {
         crawl::StoredCrawlConfig stored = windowCrawlRecord();
         stored.hasRules = false; // a version 1 record
