@@ -659,13 +659,18 @@ int runClusterSet(const CommandLineOptions &options) {
         return ExitUsage;
     }
     const std::optional<ClusterLimits> now = budget.limits();
+    // What the crawl has now, --max-rate and --adaptive included: `--cluster-set --adaptive` must be seen
+    // to have taken.
     if (now)
-        say(QStringLiteral("crawl \"%1\": limits version %2: %3 in flight, %4 per host, %5 ms apart")
+        say(QStringLiteral("crawl \"%1\": limits version %2: %3 in flight, %4 per host, %5 ms apart%6%7")
                 .arg(options.crawlName)
                 .arg(now->version)
                 .arg(now->globalInFlight)
                 .arg(now->perHostInFlight)
-                .arg(userIntervalMs(now->intervalMs)));
+                .arg(userIntervalMs(now->intervalMs))
+                .arg(now->maxRatePerSec > 0 ? QStringLiteral(", at most %1 starts/s").arg(now->maxRatePerSec)
+                                            : QString(),
+                     now->adaptive ? QStringLiteral(", adaptive pace per host") : QString()));
     return ExitOk;
 }
 

@@ -1,7 +1,9 @@
-// The coordinator's "start workers with: crawlscope ..." line is a command the user copies: run as printed
-// (with the password in CRAWLSCOPE_REDIS_PASSWORD, as the docs say), it must start a worker that joins the
-// crawl. The password, given in the environment or in the URL, never appears in it; in particular not as
-// the "***" of a redacted URL, which a copied command would send as the password (WRONGPASS).
+// What the cluster commands print, the user acts on:
+// - The coordinator's "start workers with: crawlscope ..." line is a command the user copies: run as printed
+//   (with the password in CRAWLSCOPE_REDIS_PASSWORD, as the docs say), it must start a worker that joins the
+//   crawl. The password, given in the environment or in the URL, never appears in it; in particular not as
+//   the "***" of a redacted URL, which a copied command would send as the password (WRONGPASS).
+// - `--cluster-set --adaptive` (or --max-rate) confirms the limits the crawl has now, that one included.
 #include "../core/clitestsupport.h"
 #include "cluster/redisurl.h"
 #include "crawlscopeprocess.h"
@@ -22,7 +24,7 @@ namespace {
 const QString kPassword = QStringLiteral("hint-pw-7d2");
 } // namespace
 
-class TestClusterWorkerHint : public QObject {
+class TestClusterCommandTexts : public QObject {
     Q_OBJECT
 private:
     RedisTestServer m_server;
@@ -80,6 +82,40 @@ private Q_SLOTS:
                                         QStringLiteral("hint-env"));
     }
 
+    void clusterSetConfirmsAdaptiveAndMaxRate() {
+        const QString url = QStringLiteral("redis://127.0.0.1:%1/0").arg(m_server.port());
+        const QString input = m_dir.filePath(QStringLiteral("set.txt"));
+        QVERIFY(clitest::writeFile(input, "http://127.0.0.2:9/never\n")); // no worker: never fetched
+        auto coordinator = startCrawlscope(
+            {QStringLiteral("--headless"), QStringLiteral("--input"), input, QStringLiteral("--cluster"), url,
+             QStringLiteral("--crawl"), QStringLiteral("set-texts"), QStringLiteral("--output"),
+             m_dir.filePath(QStringLiteral("set.csv")), QStringLiteral("--quiet")});
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         coordinator->pump();
+                         return coordinator->err.contains("start workers with");
+                     },
+                     20000),
+                 coordinator->err.constData());
+        const auto set = [&](const QStringList &flags) {
+            return clitest::runCli(QStringList{QStringLiteral("--cluster"), url, QStringLiteral("--crawl"),
+                                               QStringLiteral("set-texts"), QStringLiteral("--cluster-set")} +
+                                   flags);
+        };
+        const clitest::Run before = set({QStringLiteral("--per-host"), QStringLiteral("2")});
+        QCOMPARE(before.exitCode, 0);
+        QVERIFY2(!before.err.contains("adaptive") && !before.err.contains("starts/s"),
+                 before.err.constData());
+        const clitest::Run adaptive = set({QStringLiteral("--adaptive")});
+        QCOMPARE(adaptive.exitCode, 0);
+        QVERIFY2(adaptive.err.contains("adaptive pace per host"), adaptive.err.constData());
+        // Another limit changed later: adaptive stays on, and says so.
+        const clitest::Run rate = set({QStringLiteral("--max-rate"), QStringLiteral("2.5")});
+        QCOMPARE(rate.exitCode, 0);
+        QVERIFY2(rate.err.contains("at most 2.5 starts/s") && rate.err.contains("adaptive pace per host"),
+                 rate.err.constData());
+    }
+
     void passwordInTheUrl() {
         verifyPrintedWorkerCommandWorks(
             QStringLiteral("redis://:%1@127.0.0.1:%2/0").arg(kPassword).arg(m_server.port()),
@@ -87,5 +123,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestClusterWorkerHint)
-#include "tst_clusterworkerhint.moc"
+QTEST_GUILESS_MAIN(TestClusterCommandTexts)
+#include "tst_clustercommandtexts.moc"
