@@ -23,6 +23,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QIODevice>
+#include <QStringList>
+
+#include <utility>
 
 namespace crawl {
 
@@ -346,9 +349,27 @@ void ClusterCoordinator::startCrawl() {
     QString workerHeaders;
     for (const QString &name : withheld)
         workerHeaders += QStringLiteral(" --header \"%1: ...\"").arg(name);
+    // The command is copied as printed: a redacted ":***@" in it would be sent as the password (WRONGPASS),
+    // so it names no password at all and says where the worker takes it from instead.
+    RedisUrl workerUrl = m_url;
+    workerUrl.password.clear();
+    QStringList variables;
+    if (!m_url.password.isEmpty())
+        variables.append(QLatin1String(RedisUrl::kPasswordVariable));
+    if (m_url.tls) {
+        for (const auto &[variable, file] :
+             {std::pair{RedisTlsFiles::kCaVariable, m_url.tlsFiles.caCertificates},
+              std::pair{RedisTlsFiles::kCertificateVariable, m_url.tlsFiles.certificate},
+              std::pair{RedisTlsFiles::kKeyVariable, m_url.tlsFiles.privateKey}})
+            if (!file.isEmpty())
+                variables.append(QLatin1String(variable));
+    }
+    const QString withVariables =
+        variables.isEmpty() ? QString()
+                            : QStringLiteral(" (with %1 set)").arg(variables.join(QStringLiteral(", ")));
     say(QStringLiteral("coordinating crawl \"%1\" at %2; start workers with: crawlscope --headless --worker "
-                       "--cluster %2 --crawl %1%3")
-            .arg(m_options.crawlName, m_url.redacted(), workerHeaders));
+                       "--cluster %3 --crawl %1%4%5")
+            .arg(m_options.crawlName, m_url.redacted(), workerUrl.redacted(), workerHeaders, withVariables));
     if (!withheld.isEmpty())
         say(QStringLiteral("%1 not stored in Redis (credentials): every worker needs it on its own command "
                            "line, as above; a worker without it refuses to start")
@@ -638,13 +659,18 @@ int runClusterSet(const CommandLineOptions &options) {
         return ExitUsage;
     }
     const std::optional<ClusterLimits> now = budget.limits();
+    // What the crawl has now, --max-rate and --adaptive included: `--cluster-set --adaptive` must be seen
+    // to have taken.
     if (now)
-        say(QStringLiteral("crawl \"%1\": limits version %2: %3 in flight, %4 per host, %5 ms apart")
+        say(QStringLiteral("crawl \"%1\": limits version %2: %3 in flight, %4 per host, %5 ms apart%6%7")
                 .arg(options.crawlName)
                 .arg(now->version)
                 .arg(now->globalInFlight)
                 .arg(now->perHostInFlight)
-                .arg(userIntervalMs(now->intervalMs)));
+                .arg(userIntervalMs(now->intervalMs))
+                .arg(now->maxRatePerSec > 0 ? QStringLiteral(", at most %1 starts/s").arg(now->maxRatePerSec)
+                                            : QString(),
+                     now->adaptive ? QStringLiteral(", adaptive pace per host") : QString()));
     return ExitOk;
 }
 

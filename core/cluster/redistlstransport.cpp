@@ -2,6 +2,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QSslError>
@@ -34,14 +35,32 @@ void enableKeepAlive(qintptr descriptor) {
     ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
 }
 
+// A CA bundle, a certificate chain or a key is a few KB (Debian's whole CA bundle is about 200 KB).
+constexpr qint64 kMaxTlsFileBytes = 16 * 1024 * 1024;
+
 std::optional<QByteArray> readFile(const QString &path, const char *variable, QString *error) {
+    // Checked before open(): a FIFO with no writer would block open() for ever, and a device such as
+    // /dev/zero would be read until the memory runs out.
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile() && !info.isDir()) {
+        *error = QStringLiteral("%1=%2: cannot read it: not a regular file (a FIFO, socket or device)")
+                     .arg(QLatin1String(variable), path);
+        return std::nullopt;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("%1=%2: cannot read it: %3")
                      .arg(QLatin1String(variable), path, file.errorString());
         return std::nullopt;
     }
-    return file.readAll();
+    QByteArray data = file.read(kMaxTlsFileBytes + 1);
+    if (data.size() > kMaxTlsFileBytes) {
+        *error = QStringLiteral("%1=%2: cannot read it: larger than %3 MB, not a certificate or key file")
+                     .arg(QLatin1String(variable), path)
+                     .arg(kMaxTlsFileBytes / (1024 * 1024));
+        return std::nullopt;
+    }
+    return data;
 }
 
 QString joined(const QList<QSslError> &errors) {
@@ -170,6 +189,25 @@ RedisTlsTransport::Failure RedisTlsTransport::open(const RedisUrl &url, int conn
         *error = QStringLiteral("cannot connect to %1: %2").arg(where, m_socket->errorString());
         close();
         return Failure::Transient;
+    }
+    if (m_socket->error() == QAbstractSocket::SslInternalError ||
+        m_socket->error() == QAbstractSocket::SslInvalidUserDataError) {
+        // Qt could not set up the handshake with our own files (Qt 6.4 says only "Unable to init SSL
+        // Context"): a key that is not the certificate's. The handshake then never starts, and waiting for
+        // it would end in a timeout that blames the server.
+        const bool haveCertificate = !url.tlsFiles.certificate.isEmpty();
+        QString detail = m_socket->errorString().trimmed();
+        if (detail.endsWith(QLatin1Char(':')))
+            detail.chop(1); // Qt appends OpenSSL's error queue, which is empty here
+        *error = QStringLiteral("%1: TLS could not start (%2)%3")
+                     .arg(where, detail,
+                          haveCertificate ? QStringLiteral(": is %1 the key of %2=%3?")
+                                                .arg(QLatin1String(RedisTlsFiles::kKeyVariable),
+                                                     QLatin1String(RedisTlsFiles::kCertificateVariable),
+                                                     url.tlsFiles.certificate)
+                                          : QString());
+        close();
+        return Failure::Permanent;
     }
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1); // hiredis sets TCP_NODELAY too
     enableKeepAlive(m_socket->socketDescriptor());
