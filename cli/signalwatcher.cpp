@@ -1,5 +1,7 @@
 #include "signalwatcher.h"
 
+#include "cluster/redisconnection.h"
+
 #include <QSocketNotifier>
 
 #include <csignal>
@@ -18,6 +20,9 @@ void onAlarm(int) {
 }
 
 void onSignal(int signalNumber) {
+    // A call blocked on a Redis that is away stops waiting, so the main thread gets back to its event loop
+    // and sees this signal (a lock-free atomic store: safe here).
+    RedisConnection::interruptWaits();
     const char byte = char(signalNumber);
     [[maybe_unused]] const ssize_t n = ::write(g_pipe[1], &byte, 1);
     // From the second signal on, the process ends within kForcedExitSeconds even if the main thread is

@@ -182,6 +182,22 @@ bool RedisConnection::connectOnce() {
     return failure == Failure::None;
 }
 
+namespace {
+// A backoff that an interrupt cuts short (RedisConnection::interruptWaits). False when it was cut short.
+bool sleepUnlessInterrupted(qint64 ms) {
+    constexpr qint64 kStepMs = 20;
+    QElapsedTimer slept;
+    slept.start();
+    while (!RedisConnection::waitsInterrupted()) {
+        const qint64 left = ms - slept.elapsed();
+        if (left <= 0)
+            return true;
+        QThread::msleep(static_cast<unsigned long>(std::min(left, kStepMs)));
+    }
+    return false;
+}
+} // namespace
+
 bool RedisConnection::connect() {
     if (isConnected())
         return true;
@@ -200,7 +216,10 @@ bool RedisConnection::connect() {
         const int delay = backoffDelayMs(attempt, m_options.backoffInitialMs, m_options.backoffCapMs);
         const int jitter = static_cast<int>(QRandomGenerator::global()->bounded(delay / 4 + 1));
         // A real backoff between attempts (nothing to wait on: the server is gone), bounded by the deadline.
-        QThread::msleep(static_cast<unsigned long>(std::min<qint64>(delay + jitter, left)));
+        if (!sleepUnlessInterrupted(std::min<qint64>(delay + jitter, left))) {
+            m_lastError += QStringLiteral(" (interrupted: not waiting for Redis)");
+            return false;
+        }
     }
 }
 
@@ -281,11 +300,12 @@ RedisReply RedisConnection::command(const QList<QByteArray> &args, Replay replay
         m_lastFailurePermanent = ioFailed && m_lastIoLooksLikeTls;
         const bool mayRetry =
             isLoading(reply) || (ioFailed && replay == Replay::AfterReconnect && !m_lastIoLooksLikeTls);
-        if (!mayRetry || since.elapsed() >= m_options.reconnectDeadlineMs)
+        if (!mayRetry || since.elapsed() >= m_options.reconnectDeadlineMs || waitsInterrupted())
             return reply;
         if (isLoading(reply)) {
             const int delay = backoffDelayMs(attempt, m_options.backoffInitialMs, m_options.backoffCapMs);
-            QThread::msleep(static_cast<unsigned long>(delay));
+            if (!sleepUnlessInterrupted(delay))
+                return reply;
         }
         // A lost answer: the loop reconnects (with its own backoff) and sends the command again.
     }

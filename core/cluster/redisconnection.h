@@ -9,6 +9,7 @@
 #include <QSet>
 #include <QString>
 
+#include <atomic>
 #include <memory>
 
 struct redisContext;
@@ -78,7 +79,17 @@ public:
     // added by the caller so many workers do not reconnect in step after a Redis restart.
     static int backoffDelayMs(int attempt, int initialMs, int capMs);
 
+    // The user interrupted the process (SIGINT, SIGTERM, SIGHUP: SignalWatcher calls this from its signal
+    // handler, so it only stores a lock-free atomic). From then on every connection tries once and never
+    // waits for a Redis that is away: a call blocked in its reconnect loop returns within one backoff step,
+    // and the coordinator writes what it collected, a worker leaves its leases to expire, both exit.
+    static void interruptWaits() noexcept { s_waitsInterrupted.store(true, std::memory_order_relaxed); }
+    static bool waitsInterrupted() noexcept { return s_waitsInterrupted.load(std::memory_order_relaxed); }
+
 private:
+    static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+    static inline std::atomic<bool> s_waitsInterrupted{false};
+
     enum class Failure { None, Transient, Permanent };
     Failure openOnce();
     RedisReply sendOnce(const QList<QByteArray> &args, bool *ioFailed);
