@@ -119,8 +119,11 @@ void IncrementalFilter::runSlice() {
     const size_t sortInResetRows = readsUrlsBack ? kSortInResetSpilledUrlRows : kSortInResetRows;
     if (results && m_model->sortColumn() >= 0 && m_accepted.size() > sortInResetRows) {
         // Every row up to now is judged: order them in slices too, the rest of this turn first.
-        m_sorting = std::make_unique<SlicedSorter>(
-            results->store(), ResultsModel::Column(m_model->sortColumn()), m_model->sortOrder(), m_accepted);
+        // The rows go to the sorter (a URL sort lets them go once its keys are made: 4 MB at a million).
+        m_sorting =
+            std::make_unique<SlicedSorter>(results->store(), ResultsModel::Column(m_model->sortColumn()),
+                                           m_model->sortOrder(), std::move(m_accepted));
+        m_accepted = {};
         const qint64 left = m_budgetNs - clock.nsecsElapsed();
         if (left <= 0 || !sortSlice(left)) {
             Q_EMIT progressChanged(progressPercent());
@@ -133,16 +136,12 @@ void IncrementalFilter::runSlice() {
 }
 
 bool IncrementalFilter::sortSlice(qint64 budgetNs) {
-    // The user sorted by another column meanwhile: order the same rows by that one.
-    if (m_model->sortColumn() < 0) {
-        m_sorting.reset();
-        adopt();
-        return true;
-    }
-    if (m_sorting->column() != m_model->sortColumn() || m_sorting->order() != m_model->sortOrder()) {
-        m_sorting = std::make_unique<SlicedSorter>(m_model->resultsModel()->store(),
-                                                   ResultsModel::Column(m_model->sortColumn()),
-                                                   m_model->sortOrder(), m_accepted);
+    // The user sorted by another column meanwhile (or by none): the sorter has the rows, so they are judged
+    // again for the new order (one more pass, for a header click during one).
+    if (m_model->sortColumn() < 0 || m_sorting->column() != m_model->sortColumn() ||
+        m_sorting->order() != m_model->sortOrder()) {
+        restart();
+        return false;
     }
     if (!m_sorting->step(budgetNs)) {
         Q_EMIT progressChanged(progressPercent());

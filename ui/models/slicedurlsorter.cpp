@@ -87,6 +87,7 @@ void SlicedUrlSorter::start(size_t copyRows) {
     m_rowBits = std::max(1, int(std::bit_width(m_storeRows - 1)));
     m_wordBytes = (64 - m_rowBits) / 8;
     m_rowMask = (quint64(1) << (64 - 8 * m_wordBytes)) - 1;
+    m_laterRow.mask = m_rowMask;
 }
 
 bool SlicedUrlSorter::step(qint64 budgetNs) {
@@ -96,6 +97,9 @@ bool SlicedUrlSorter::step(qint64 budgetNs) {
         switch (m_phase) {
         case Phase::Index:
             indexSome();
+            break;
+        case Phase::RowSort:
+            rowSortSome();
             break;
         case Phase::Prefix:
             prefixSome();
@@ -154,7 +158,8 @@ std::vector<int> SlicedUrlSorter::take() {
 
 size_t SlicedUrlSorter::heldBytes() const {
     return m_ownRows.capacity() * sizeof(int) + m_keys.capacity() * sizeof(quint64) +
-           m_at.capacity() * sizeof(qint32) +
+           (m_inEqual.capacity() + m_positions.capacity()) * sizeof(quint64) +
+           m_heap.capacity() * sizeof(Range) +
            (m_runs.capacity() + m_nextRuns.capacity() + m_equal.capacity()) * sizeof(Range) +
            m_sweepBuffer.bytes.capacity() +
            (m_copyOrder.capacity() + m_copiedFrom.capacity() + m_copiedSize.capacity()) * sizeof(quint32) +
@@ -178,20 +183,16 @@ bool SlicedUrlSorter::urlMayGoOn(quint64 key) const {
     return (m_descending ? quint8(~last) : last) != 0;
 }
 
-// The keys (the rows, no URL bytes yet) and where each stands in m_keys, by store row: the sweeps then
-// walk the store in its own order.
+// The keys: the rows (no URL bytes yet), in store order for the sweeps (a heap sort when given in another).
 void SlicedUrlSorter::indexSome() {
-    if (m_at.empty()) {
-        m_at.assign(m_storeRows, -1);
+    if (m_keys.empty())
         m_keys.reserve(m_count);
-    }
     const size_t end = std::min(m_count, m_cursor + 4 * kStride);
     for (size_t i = m_cursor; i < end; ++i) {
         const int row = given()[i];
         if (i > 0 && row < given()[i - 1])
             m_givenAscending = false;
         m_keys.push_back(quint64(row));
-        m_at[size_t(row)] = qint32(i);
     }
     m_workDone += end - m_cursor;
     m_cursor = end;
@@ -199,17 +200,26 @@ void SlicedUrlSorter::indexSome() {
         return;
     if (m_given == &m_ownRows && m_givenAscending)
         std::vector<int>().swap(m_ownRows); // equal URLs end up by row: the given order already
-    m_phase = Phase::Prefix;
     m_cursor = 0;
+    if (m_givenAscending) {
+        m_phase = Phase::Prefix;
+        return;
+    }
+    m_sift = m_count / 2;
+    m_heapEnd = m_count;
+    m_phase = Phase::RowSort;
+}
+
+void SlicedUrlSorter::rowSortSome() {
+    if (heapSortSome(m_keys.data(), m_sift, m_heapEnd, kStride, std::less<quint64>()))
+        m_phase = Phase::Prefix;
 }
 
 // The prefix every URL shares ("https://"): the key bytes start after it.
 void SlicedUrlSorter::prefixSome() {
-    const size_t end = std::min(m_storeRows, m_cursor + kStride);
-    for (size_t row = m_cursor; row < end; ++row) {
-        if (m_at[row] < 0)
-            continue;
-        const QByteArrayView url = m_store.urlUtf8(qsizetype(row), &m_sweepBuffer);
+    const size_t end = std::min(m_count, m_cursor + kStride);
+    for (size_t k = m_cursor; k < end; ++k) {
+        const QByteArrayView url = m_store.urlUtf8(rowOf(m_keys[k]), &m_sweepBuffer);
         ++m_workDone;
         if (m_shared < 0) {
             m_firstUrl = url.toByteArray(); // a view would not outlive the next chunk read
@@ -222,7 +232,7 @@ void SlicedUrlSorter::prefixSome() {
         m_shared = n;
     }
     m_cursor = end;
-    if (m_cursor < m_storeRows && m_shared != 0)
+    if (m_cursor < m_count && m_shared != 0)
         return;
     m_firstUrl = QByteArray();
     m_offset = std::max<qsizetype>(0, m_shared);
@@ -232,22 +242,25 @@ void SlicedUrlSorter::prefixSome() {
 
 void SlicedUrlSorter::startSweep() {
     m_phase = Phase::Sweep;
-    m_cursor = 0;
+    m_heap = m_runs; // each run's rows are in store order: a k-way merge of them walks the store in order
+    std::make_heap(m_heap.begin(), m_heap.end(), m_laterRow);
 }
 
 // Every row of this round's runs gets the bytes at the current offset, read in store order.
 void SlicedUrlSorter::sweepSome() {
-    const size_t end = std::min(m_storeRows, m_cursor + kStride);
-    for (size_t row = m_cursor; row < end; ++row) {
-        const qint32 at = m_at[row];
-        if (at >= 0) {
-            m_keys[size_t(at)] = wordOf(qint32(row));
-            ++m_workDone;
-        }
+    for (size_t n = 0; n < kStride && !m_heap.empty(); ++n) {
+        std::pop_heap(m_heap.begin(), m_heap.end(), m_laterRow);
+        Range &run = m_heap.back(); // [its next row, its end)
+        m_keys[run.first] = wordOf(rowOf(m_keys[run.first]));
+        ++m_workDone;
+        if (++run.first < run.second)
+            std::push_heap(m_heap.begin(), m_heap.end(), m_laterRow);
+        else
+            m_heap.pop_back();
     }
-    m_cursor = end;
-    if (m_cursor < m_storeRows)
+    if (!m_heap.empty())
         return;
+    std::vector<Range>().swap(m_heap);
     m_phase = Phase::Sort;
     m_run = 0;
     m_range = {0, 0};
@@ -291,8 +304,7 @@ bool SlicedUrlSorter::startRangeSort() {
 }
 
 // Within this round's runs, rows whose bytes tie form the next round's runs when their URLs go on past
-// the key's bytes (otherwise their URLs are equal: a group kept for the given order at the end). Each row
-// of a tie is indexed for the next sweep; the others are taken out of it.
+// the key's bytes (otherwise their URLs are equal: a group kept for the given order at the end).
 void SlicedUrlSorter::tiesSome() {
     size_t budget = kStride;
     const auto closeGroup = [this](size_t end) {
@@ -301,8 +313,6 @@ void SlicedUrlSorter::tiesSome() {
         } else {
             if (end - m_groupStart > 1)
                 m_equal.push_back({quint32(m_groupStart), quint32(end)});
-            for (size_t k = m_groupStart; k < end; ++k)
-                m_at[size_t(rowOf(m_keys[k]))] = -1;
         }
         m_groupStart = end;
         m_groupGoesOn = false;
@@ -317,7 +327,6 @@ void SlicedUrlSorter::tiesSome() {
         for (size_t k = m_cursor; k < end; ++k) {
             if (k > m_groupStart && (m_keys[k] & ~m_rowMask) != (m_keys[k - 1] & ~m_rowMask))
                 closeGroup(k);
-            m_at[size_t(rowOf(m_keys[k]))] = qint32(k);
             if (urlMayGoOn(m_keys[k]))
                 m_groupGoesOn = true;
         }
@@ -337,7 +346,6 @@ void SlicedUrlSorter::tiesSome() {
         std::vector<Range>().swap(m_runs);
         std::vector<Range>().swap(m_nextRuns);
         if (m_givenAscending || m_equal.empty()) {
-            std::vector<qint32>().swap(m_at);
             std::vector<Range>().swap(m_equal);
             std::vector<int>().swap(m_ownRows);
             m_phase = Phase::Done;
@@ -354,25 +362,49 @@ void SlicedUrlSorter::tiesSome() {
     startSweep();
 }
 
-// Equal URLs are by row: put each group back into the given order (m_at now: store row -> given position).
+// Equal URLs are by row: put each group back into the given order. Their rows' given positions are found
+// in one pass over the given rows (a bitmap of the rows concerned), then looked up by row.
 void SlicedUrlSorter::givenOrderSome() {
+    if (m_inEqual.empty()) {
+        m_inEqual.assign(m_storeRows / 64 + 1, 0);
+        for (const Range &group : m_equal) {
+            for (size_t k = group.first; k < group.second; ++k) {
+                const int row = rowOf(m_keys[k]);
+                m_inEqual[size_t(row) / 64] |= quint64(1) << (row % 64);
+            }
+        }
+    }
     if (m_cursor < m_count) {
         const size_t end = std::min(m_count, m_cursor + 4 * kStride);
-        for (size_t i = m_cursor; i < end; ++i)
-            m_at[size_t(given()[i])] = qint32(i);
+        for (size_t i = m_cursor; i < end; ++i) {
+            const int row = given()[i];
+            if (m_inEqual[size_t(row) / 64] & (quint64(1) << (row % 64)))
+                m_positions.push_back((quint64(row) << 32) | i);
+        }
         m_cursor = end;
+        if (m_cursor == m_count)
+            std::sort(m_positions.begin(), m_positions.end());
         return;
     }
     size_t budget = kStride;
+    std::vector<quint64> byPosition;
     while (budget > 0 && m_run < m_equal.size()) {
         const Range group = m_equal[m_run++];
-        std::sort(m_keys.begin() + group.first, m_keys.begin() + group.second,
-                  [this](quint64 x, quint64 y) { return m_at[size_t(rowOf(x))] < m_at[size_t(rowOf(y))]; });
+        byPosition.clear();
+        for (size_t k = group.first; k < group.second; ++k) {
+            const quint64 row = quint64(rowOf(m_keys[k]));
+            const auto at = std::lower_bound(m_positions.cbegin(), m_positions.cend(), row << 32);
+            byPosition.push_back((*at << 32) | row); // its given position above the row
+        }
+        std::sort(byPosition.begin(), byPosition.end());
+        for (size_t k = group.first; k < group.second; ++k)
+            m_keys[k] = byPosition[k - group.first] & 0xffffffffu; // only the row matters now
         budget -= std::min<size_t>(budget, group.second - group.first);
     }
     if (m_run < m_equal.size())
         return;
-    std::vector<qint32>().swap(m_at);
+    std::vector<quint64>().swap(m_inEqual);
+    std::vector<quint64>().swap(m_positions);
     std::vector<Range>().swap(m_equal);
     std::vector<int>().swap(m_ownRows);
     m_phase = Phase::Done;

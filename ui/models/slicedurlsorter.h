@@ -22,10 +22,12 @@ class ResultStore;
 // sweeps in store order, which the text arena serves chunk after chunk from a one-chunk buffer. The keys
 // are sorted in place (a sliced heap sort for a large run: no merge buffer); runs of rows whose bytes tie
 // are re-keyed with their next bytes in another sweep and sorted again, until no run ties on a URL that
-// goes on (an MSD radix refinement, as ResultSorter does in memory). Rows of equal URLs end up by row; if
-// the given order is another, each such group is put back into it at the end. Memory: 8 bytes a row for
-// the keys and 4 a store row for the sweeps' index (12 MB at a million rows; the merge sort before held
-// 22-26 MB); the given rows are borrowed when the caller keeps them.
+// goes on (an MSD radix refinement, as ResultSorter does in memory). Within a run the rows are in store
+// order (the key's last tie-breaker), so a sweep is a k-way merge of the runs: no index by store row. Rows
+// of equal URLs end up by row; if the given order is another, each such group is put back into it at the
+// end. Memory: the 8-byte keys (8 MB at a million rows; the merge sort before held 12-byte keys, a merge
+// buffer of up to half of them and a 4-byte index per store row, 22-26 MB) and 8 bytes per tie run; the
+// given rows are borrowed when the caller keeps them.
 //
 // A few thousand rows (a filter's result) are not worth a sweep of every chunk: their URLs are copied
 // with one small read each, a stride per step, and sorted as copies in slices.
@@ -56,11 +58,12 @@ public:
     size_t heldBytes() const;
 
 private:
-    enum class Phase { Index, Prefix, Sweep, Sort, Ties, GivenOrder, Copy, CopySort, Done };
+    enum class Phase { Index, RowSort, Prefix, Sweep, Sort, Ties, GivenOrder, Copy, CopySort, Done };
     using Range = std::pair<quint32, quint32>; // [from, to) in m_keys
 
     void start(size_t copyRows);
     void indexSome();
+    void rowSortSome();
     void prefixSome();
     void sweepSome();
     void sortSome();
@@ -89,7 +92,17 @@ private:
     quint64 m_rowMask = 0;
     std::vector<quint64> m_keys;          // in the given order at first, then sorted
     TextArena::SweepBuffer m_sweepBuffer; // the chunk a sweep reads (the read cache is the views')
-    std::vector<qint32> m_at;             // store row -> its index in m_keys during a sweep, -1: not swept
+    // A sweep: this round's runs as [next row, end), a heap by their next row (each run is in store order).
+    std::vector<Range> m_heap;
+    struct LaterRow {
+        const std::vector<quint64> *keys;
+        quint64 mask;
+        bool operator()(const Range &x, const Range &y) const {
+            return ((*keys)[x.first] & mask) > ((*keys)[y.first] & mask);
+        }
+    } m_laterRow{&m_keys, 0};
+    std::vector<quint64> m_inEqual;   // the given order at the end: a bitmap of the rows in equal groups,
+    std::vector<quint64> m_positions; // and their given positions (row << 32 | position), by row
     size_t m_storeRows = 0;    // the store's rows when the sort started (rows appended later are not ours)
     size_t m_cursor = 0;       // sweep: next store row; ties: next key
     qsizetype m_offset = 0;    // where the key bytes start in the URLs
