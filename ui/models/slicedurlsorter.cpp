@@ -178,7 +178,7 @@ std::vector<int> SlicedUrlSorter::take() {
 size_t SlicedUrlSorter::heldBytes() const {
     return m_ownRows.capacity() * sizeof(int) + m_keys.capacity() * sizeof(quint64) +
            (m_inEqual.capacity() + m_positions.capacity()) * sizeof(quint64) +
-           m_heap.capacity() * sizeof(Range) +
+
            (m_runs.capacity() + m_nextRuns.capacity() + m_equal.capacity()) * sizeof(Range) +
            m_sweepBuffer.bytes.capacity() +
            (m_copyOrder.capacity() + m_copiedFrom.capacity() + m_copiedSize.capacity()) * sizeof(quint32) +
@@ -261,25 +261,27 @@ void SlicedUrlSorter::prefixSome() {
 
 void SlicedUrlSorter::startSweep() {
     m_phase = Phase::Sweep;
-    m_heap = m_runs; // each run's rows are in store order: a k-way merge of them walks the store in order
-    std::make_heap(m_heap.begin(), m_heap.end(), m_laterRow);
+    // Each run's rows are in store order: a k-way merge of them walks the store in order. The heap lives
+    // in m_nextRuns, empty until the ties after this sweep (and as large as any round needed so far).
+    m_nextRuns.assign(m_runs.cbegin(), m_runs.cend());
+    std::make_heap(m_nextRuns.begin(), m_nextRuns.end(), m_laterRow);
 }
 
 // Every row of this round's runs gets the bytes at the current offset, read in store order.
 void SlicedUrlSorter::sweepSome() {
-    for (size_t n = 0; n < kStride && !m_heap.empty(); ++n) {
-        std::pop_heap(m_heap.begin(), m_heap.end(), m_laterRow);
-        Range &run = m_heap.back(); // [its next row, its end)
+    std::vector<Range> &heap = m_nextRuns; // [next row, end) of each run with rows left, by next row
+    for (size_t n = 0; n < kStride && !heap.empty(); ++n) {
+        std::pop_heap(heap.begin(), heap.end(), m_laterRow);
+        Range &run = heap.back();
         m_keys[run.first] = wordOf(rowOf(m_keys[run.first]));
         ++m_workDone;
         if (++run.first < run.second)
-            std::push_heap(m_heap.begin(), m_heap.end(), m_laterRow);
+            std::push_heap(heap.begin(), heap.end(), m_laterRow);
         else
-            m_heap.pop_back();
+            heap.pop_back();
     }
-    if (!m_heap.empty())
+    if (!heap.empty())
         return;
-    std::vector<Range>().swap(m_heap);
     m_phase = Phase::Sort;
     m_run = 0;
     m_range = {0, 0};

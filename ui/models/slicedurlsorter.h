@@ -92,8 +92,7 @@ private:
     quint64 m_rowMask = 0;
     std::vector<quint64> m_keys;          // in the given order at first, then sorted
     TextArena::SweepBuffer m_sweepBuffer; // the chunk a sweep reads (the read cache is the views')
-    // A sweep: this round's runs as [next row, end), a heap by their next row (each run is in store order).
-    std::vector<Range> m_heap;
+    // A sweep's heap of this round's runs (in m_nextRuns) as [next row, end), by their next row.
     struct LaterRow {
         const std::vector<quint64> *keys;
         quint64 mask;
