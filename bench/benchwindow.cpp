@@ -711,6 +711,9 @@ void benchOpenCrawl(TimedApplication &app, ui::MainWindow &window, const QString
         out[QStringLiteral("open_sort_%1_rss_after_mib").arg(QLatin1String(key))] = round2(rssMiB());
         out[QStringLiteral("open_sort_%1_longest_turn_ms").arg(QLatin1String(key))] = round2(sorted[1]);
         out[QStringLiteral("open_sort_%1_max_event_cpu_ms").arg(QLatin1String(key))] = round2(sorted[2]);
+        // The process's peak so far: which step set the run's VmHWM (the 5 ms samples miss short peaks).
+        out[QStringLiteral("open_sort_%1_peak_rss_mib").arg(QLatin1String(key))] =
+            round2(double(peakResidentKiB()) / 1024.0);
     }
 
     ui::ResultsPage *page = nullptr;
@@ -726,6 +729,7 @@ void benchOpenCrawl(TimedApplication &app, ui::MainWindow &window, const QString
             measured([&] { QTest::keyClicks(page->filterEdit(), typed); },
                      [&] { return !page->textFilter()->isRunning() && filter->textFilter() == typed; });
         const int matched = filter->rowCount();
+        out[QStringLiteral("open_filter_peak_rss_mib")] = round2(double(peakResidentKiB()) / 1024.0);
         const auto cleared =
             measured([&] { page->filterEdit()->clear(); },
                      [&] { return !page->textFilter()->isRunning() && filter->textFilter().isEmpty(); });
@@ -762,7 +766,10 @@ void benchOpenCrawl(TimedApplication &app, ui::MainWindow &window, const QString
             "max(the "
             "click's own call, lag probe, slowest event) from the click to 50 ms of repaint after it is "
             "sorted; "
-            "_rss_during_mib the RSS sampled every 5 ms meanwhile, _rss_after_mib after it; "
+            "_rss_during_mib the RSS sampled every 5 ms meanwhile, _rss_after_mib after it, _peak_rss_mib "
+            "the "
+            "VmHWM after it (open_filter_peak_rss_mib after the typed filter, open_peak_rss_end_mib at the "
+            "end); "
             "open_filter_*: \"winter/sale\" typed key by key into the results filter edit until the table "
             "shows it (250 ms debounce included), then cleared")
             .arg(rows));
@@ -1078,6 +1085,7 @@ int main(int argc, char *argv[]) {
             QCoreApplication::processEvents();
             const double filterMs = double(clock.nsecsElapsed()) / 1e6;
             const int matched = filter->rowCount();
+            out[QStringLiteral("open_filter_peak_rss_mib")] = round2(double(peakResidentKiB()) / 1024.0);
             clock.start();
             filter->setTextFilter({});
             QCoreApplication::processEvents();
@@ -1112,6 +1120,7 @@ int main(int argc, char *argv[]) {
             qint64 longestNs = 0;
             const double slicedMs = sliced(QStringLiteral("item/12345"), &longestNs);
             const int matched = filter->rowCount();
+            out[QStringLiteral("open_filter_peak_rss_mib")] = round2(double(peakResidentKiB()) / 1024.0);
             qint64 clearLongestNs = 0;
             const double clearMs = sliced({}, &clearLongestNs);
             say("text filter in slices: %.1f ms (%d rows, longest turn %.1f ms), cleared in %.1f ms (longest "

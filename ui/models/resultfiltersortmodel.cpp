@@ -505,8 +505,10 @@ void ResultFilterSortModel::sort(int column, Qt::SortOrder order) {
         setRowOrder(ResultSorter(m_results->store(), ResultsModel::Column(column), order).sorted(m_rows));
         return;
     }
+    // A URL sort borrows the rows shown (they stay as they are until it ends; rows arriving are appended)
+    // rather than copying them: 4 MB less at a million rows.
     m_pendingSort =
-        std::make_unique<SlicedSorter>(m_results->store(), ResultsModel::Column(column), order, m_rows);
+        std::make_unique<SlicedSorter>(m_results->store(), ResultsModel::Column(column), order, &m_rows);
     continueSort();
 }
 

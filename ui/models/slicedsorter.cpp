@@ -15,18 +15,37 @@ constexpr size_t kMergeStride = 4'096;
 } // namespace
 
 SlicedSorter::SlicedSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order,
-                           std::vector<int> rows, int chunkRows)
+                           std::vector<int> rows, int chunkRows, size_t copyUrlRows)
     : m_column(column)
     , m_order(order)
     , m_sorter(store, column, order, /*pinTexts=*/false)
     , m_rows(std::move(rows))
     , m_chunkRows(size_t(std::max(2, chunkRows))) {
     if (column == ResultsModel::UrlColumn) {
-        m_urls = std::make_unique<SlicedUrlSorter>(store, order, std::move(m_rows), chunkRows);
+        m_urls = std::make_unique<SlicedUrlSorter>(store, order, std::move(m_rows), chunkRows, copyUrlRows);
         m_rows.clear();
         m_done = m_urls->isDone();
         return;
     }
+    startColumnSort();
+}
+
+SlicedSorter::SlicedSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order,
+                           const std::vector<int> *rows)
+    : m_column(column)
+    , m_order(order)
+    , m_sorter(store, column, order, /*pinTexts=*/false)
+    , m_chunkRows(16'384) {
+    if (column == ResultsModel::UrlColumn) {
+        m_urls = std::make_unique<SlicedUrlSorter>(store, order, rows);
+        m_done = m_urls->isDone();
+        return;
+    }
+    m_rows = *rows;
+    startColumnSort();
+}
+
+void SlicedSorter::startColumnSort() {
     const size_t chunks = (m_rows.size() + m_chunkRows - 1) / m_chunkRows;
     // Each row is sorted once within its chunk, then copied once per merge pass.
     const size_t passes = chunks > 1 ? size_t(std::bit_width(chunks - 1)) : 0;

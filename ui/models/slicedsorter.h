@@ -28,7 +28,11 @@ class ResultStore;
 class SlicedSorter {
 public:
     SlicedSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order,
-                 std::vector<int> rows, int chunkRows = 16'384);
+                 std::vector<int> rows, int chunkRows = 16'384,
+                 size_t copyUrlRows = SlicedUrlSorter::kCopyRows);
+    // `rows` borrowed for the URL column (see SlicedUrlSorter), copied for the others.
+    SlicedSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order,
+                 const std::vector<int> *rows);
 
     // Whether a sliced sort by `column` compares random rows' texts (which must then be pinned in memory).
     static bool needsPinnedTexts(int column) {
@@ -47,6 +51,7 @@ private:
     void sortNextChunk();
     void mergeSome(size_t maxRows);
     void startMergePass();
+    void startColumnSort();
 
     ResultsModel::Column m_column;
     Qt::SortOrder m_order;
