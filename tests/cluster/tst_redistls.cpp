@@ -86,11 +86,14 @@ private:
 private Q_SLOTS:
     void initTestCase() {
         m_tls.setTlsOnly(true);
-        REDIS_TEST_SERVER_START(m_tls, {QStringLiteral("--requirepass"), kPassword,
-                                        QStringLiteral("--tls-cert-file"), tlsFile("server.crt"),
-                                        QStringLiteral("--tls-key-file"), tlsFile("server.key"),
-                                        QStringLiteral("--tls-ca-cert-file"), tlsFile("ca.crt"),
-                                        QStringLiteral("--tls-auth-clients"), QStringLiteral("yes")});
+        REDIS_TEST_SERVER_START(
+            m_tls, {QStringLiteral("--requirepass"), kPassword, QStringLiteral("--tls-cert-file"),
+                    tlsFile("server.crt"), QStringLiteral("--tls-key-file"), tlsFile("server.key"),
+                    QStringLiteral("--tls-ca-cert-file"), tlsFile("ca.crt"),
+                    QStringLiteral("--tls-auth-clients"), QStringLiteral("yes"),
+                    // 127.0.0.2 too: an address the certificate does not name
+                    // (hostNameIsChecked; "localhost" may not resolve on a bare machine).
+                    QStringLiteral("--bind"), QStringLiteral("127.0.0.1"), QStringLiteral("127.0.0.2")});
         REDIS_TEST_SERVER_START(m_plain);
     }
 
@@ -166,10 +169,10 @@ private Q_SLOTS:
         verifyRefused(tlsUrl(files), {QStringLiteral("certificate")});
     }
 
-    // The server's certificate names 127.0.0.1 only.
+    // The server's certificate names 127.0.0.1 only; the same server at 127.0.0.2 is refused.
     void hostNameIsChecked() {
         RedisUrl url = tlsUrl();
-        url.host = QStringLiteral("localhost");
+        url.host = QStringLiteral("127.0.0.2");
         verifyRefused(url, {QStringLiteral("host name")});
     }
 
