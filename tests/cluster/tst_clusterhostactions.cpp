@@ -4,6 +4,7 @@
 // loopback test site, asserting what the site saw and what the coordinator's CSV holds.
 #include "../core/clitestsupport.h"
 #include "../ui/freshsettings.h"
+#include "attachbydialog.h"
 #include "cluster/clusterattachdialog.h"
 #include "cluster/clusterhostbudget.h"
 #include "cluster/clusterqueue.h"
@@ -31,6 +32,7 @@
 #include <QTimer>
 
 using namespace crawl;
+using clustertest::attachByDialog;
 using testsite::RequestRecord;
 using testsite::TestSite;
 
@@ -97,18 +99,6 @@ private:
     QTemporaryDir m_dir;
 
     QString redisUrl() const { return QStringLiteral("redis://127.0.0.1:%1/0").arg(m_server.port()); }
-
-    static bool attachByDialog(ui::MainWindow &window, const QString &url, const QString &crawl) {
-        ui::ClusterAttachDialog *dialog = window.showAttachToCluster();
-        if (!QTest::qWaitForWindowExposed(dialog))
-            return false;
-        dialog->urlEdit()->clear();
-        QTest::keyClicks(dialog->urlEdit(), url);
-        dialog->crawlBox()->lineEdit()->clear();
-        QTest::keyClicks(dialog->crawlBox()->lineEdit(), crawl);
-        QTest::mouseClick(dialog->okButton(), Qt::LeftButton);
-        return QTest::qWaitFor([&] { return window.clusterSession()->isAttached(); }, 15'000);
-    }
 
 private Q_SLOTS:
     void initTestCase() {

@@ -4,6 +4,7 @@
 // dialog errors) and what the test site saw (the per-host peak after the window changed the limit).
 #include "../core/clitestsupport.h"
 #include "../ui/freshsettings.h"
+#include "attachbydialog.h"
 #include "cluster/clusterattachdialog.h"
 #include "cluster/clusterhostbudget.h"
 #include "cluster/clusterqueue.h"
@@ -44,6 +45,7 @@
 #include <memory>
 
 using namespace crawl;
+using clustertest::attachByDialog;
 using testsite::RequestRecord;
 using testsite::TestSite;
 
@@ -121,18 +123,6 @@ private:
         RedisConnection connection(m_server.url());
         ClusterQueue queue(connection, crawl);
         return QTest::qWaitFor([&] { return queue.crawlExists() && queue.counts().enqueued > 0; }, 20'000);
-    }
-    // Types the URL and crawl into File > Attach to Cluster… and clicks Attach; true once attached.
-    static bool attachByDialog(ui::MainWindow &window, const QString &url, const QString &crawl) {
-        ui::ClusterAttachDialog *dialog = window.showAttachToCluster();
-        if (!QTest::qWaitForWindowExposed(dialog))
-            return false;
-        dialog->urlEdit()->clear();
-        QTest::keyClicks(dialog->urlEdit(), url);
-        dialog->crawlBox()->lineEdit()->clear();
-        QTest::keyClicks(dialog->crawlBox()->lineEdit(), crawl);
-        QTest::mouseClick(dialog->okButton(), Qt::LeftButton);
-        return QTest::qWaitFor([&] { return window.clusterSession()->isAttached(); }, 15'000);
     }
     static int rowOfPid(const ui::ClusterWorkersModel *model, qint64 pid) {
         const QString marker = QLatin1Char('-') + QString::number(pid) + QLatin1Char('-');
