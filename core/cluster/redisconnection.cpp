@@ -1,5 +1,6 @@
 #include "cluster/redisconnection.h"
 
+#include "cluster/redisargv.h"
 #include "cluster/redistlstransport.h"
 
 #include <QElapsedTimer>
@@ -250,15 +251,8 @@ RedisReply RedisConnection::sendOnce(const QList<QByteArray> &args, bool *ioFail
         return RedisReply::connectionError(why.toUtf8());
     }
 
-    std::vector<const char *> argv;
-    std::vector<size_t> lengths;
-    argv.reserve(static_cast<size_t>(args.size()));
-    lengths.reserve(static_cast<size_t>(args.size()));
-    for (const QByteArray &arg : args) {
-        argv.push_back(arg.constData());
-        lengths.push_back(static_cast<size_t>(arg.size()));
-    }
-    void *raw = redisCommandArgv(m_context, static_cast<int>(argv.size()), argv.data(), lengths.data());
+    RedisArgv argv(args);
+    void *raw = redisCommandArgv(m_context, argv.count(), argv.argv(), argv.lengths());
     if (!raw) {
         const int savedErrno = errno;
         *ioFailed = true;
@@ -272,10 +266,13 @@ RedisReply RedisConnection::sendOnce(const QList<QByteArray> &args, bool *ioFail
         else
             why = QStringLiteral("connection to %1 failed: %2")
                       .arg(m_url.redacted(), QString::fromLocal8Bit(m_context->errstr));
-        // A TLS port hangs up on (or answers garbage to) the first plain command of a new connection.
-        const bool hungUp = m_context->err == REDIS_ERR_EOF || m_context->err == REDIS_ERR_PROTOCOL ||
-                            (m_context->err == REDIS_ERR_IO && savedErrno == ECONNRESET);
-        if (m_freshPlainConnection && hungUp) {
+        // A TLS port answers garbage (a TLS alert) to the first plain command of a new connection, or hangs
+        // up on it. A hang-up alone is also what a Redis being killed or restarted does to a new connection
+        // (tst_clusterqueue survivesARedisRestartMidRun saw it), so only three in a row say "TLS port".
+        const bool garbage = m_context->err == REDIS_ERR_PROTOCOL;
+        const bool hungUp =
+            m_context->err == REDIS_ERR_EOF || (m_context->err == REDIS_ERR_IO && savedErrno == ECONNRESET);
+        if (m_freshPlainConnection && (garbage || (hungUp && ++m_freshHangUps >= kHangUpsMeaningTls))) {
             m_lastIoLooksLikeTls = true;
             why += QStringLiteral(" before answering anything (is this a TLS port? TLS takes rediss://)");
         }
@@ -283,6 +280,7 @@ RedisReply RedisConnection::sendOnce(const QList<QByteArray> &args, bool *ioFail
         return RedisReply::connectionError(why.toUtf8());
     }
     m_freshPlainConnection = false;
+    m_freshHangUps = 0;
     RedisReply reply = copyReply(static_cast<const redisReply *>(raw));
     freeReplyObject(raw);
     return reply;

@@ -101,6 +101,8 @@ private:
     std::unique_ptr<RedisTlsTransport> m_tls; // rediss://
     bool m_freshPlainConnection = false;      // redis://, connected, no answer read yet
     bool m_lastIoLooksLikeTls = false;        // ...and it hung up on the first command: the port speaks TLS
+    static constexpr int kHangUpsMeaningTls = 3;
+    int m_freshHangUps = 0; // new plain connections in a row hung up on before any answer
     QString m_lastError;
     quint64 m_roundTrips = 0;
     quint64 m_reconnects = 0;

@@ -1,5 +1,7 @@
 #include "cluster/redistlstransport.h"
 
+#include "cluster/redisargv.h"
+
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -279,17 +281,9 @@ void *RedisTlsTransport::command(const QList<QByteArray> &args, int timeoutMs, I
         *detail = QStringLiteral("not connected");
         return nullptr;
     }
-    std::vector<const char *> argv;
-    std::vector<size_t> lengths;
-    argv.reserve(static_cast<size_t>(args.size()));
-    lengths.reserve(static_cast<size_t>(args.size()));
-    for (const QByteArray &arg : args) {
-        argv.push_back(arg.constData());
-        lengths.push_back(static_cast<size_t>(arg.size()));
-    }
+    RedisArgv argv(args);
     char *formatted = nullptr;
-    const int length =
-        redisFormatCommandArgv(&formatted, static_cast<int>(argv.size()), argv.data(), lengths.data());
+    const int length = redisFormatCommandArgv(&formatted, argv.count(), argv.argv(), argv.lengths());
     if (length < 0 || !formatted) {
         *kind = IoError::Failed;
         *detail = QStringLiteral("cannot format the command (out of memory)");
