@@ -422,23 +422,24 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
         static const QStringList setFlags = {QStringLiteral("cluster"), QStringLiteral("crawl"),
                                              QStringLiteral("cluster-set"), QStringLiteral("quiet"),
                                              QStringLiteral("headless")};
+        // Both messages name every flag it takes (the second once listed 6 of them).
+        const QString sharedLimitsText =
+            QStringLiteral("--concurrency, --per-host, --interval-ms, --host-limit, --retries, --jitter, "
+                           "--max-rate, --adaptive "
+                           "/ --no-adaptive, --breaker / --no-breaker and --breaker-window, -threshold, "
+                           "-cooldown, -give-up");
         bool anyLimit = false;
         for (const QString &flag : std::as_const(o->explicitFlags)) {
             if (sharedLimits.contains(flag)) {
                 anyLimit = true;
             } else if (!setFlags.contains(flag)) {
-                *error = QStringLiteral(
-                             "--cluster-set changes only --concurrency, --per-host, --interval-ms, "
-                             "--host-limit, --retries, --jitter, --max-rate, --adaptive / --no-adaptive, "
-                             "--breaker / --no-breaker and --breaker-window, -threshold, -cooldown, "
-                             "-give-up; --%1 is not a shared limit")
-                             .arg(flag);
+                *error = QStringLiteral("--cluster-set changes only %1; --%2 is not a shared limit")
+                             .arg(sharedLimitsText, flag);
                 return false;
             }
         }
         if (!anyLimit) {
-            *error = QStringLiteral("--cluster-set needs a limit to change (--concurrency, --per-host, "
-                                    "--interval-ms, --host-limit, --retries or --jitter)");
+            *error = QStringLiteral("--cluster-set needs a limit to change: %1").arg(sharedLimitsText);
             return false;
         }
         o->mode = CommandLineOptions::Mode::Headless;

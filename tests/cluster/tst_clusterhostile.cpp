@@ -110,7 +110,10 @@ private Q_SLOTS:
             {{QStringLiteral("--per-host"), QStringLiteral("2"), QStringLiteral("--output"),
               m_dir.filePath(QStringLiteral("set.csv"))},
              "--output is not a shared limit"},
-            {{}, "needs a limit to change"}};
+            {{}, "needs a limit to change: --concurrency"},
+            {{},
+             "--no-adaptive, --breaker / --no-breaker and --breaker-window, -threshold, -cooldown, "
+             "-give-up"}};
         for (const auto &[extra, expected] : cases) {
             const clitest::Run run = clitest::runCli(base + extra);
             QVERIFY(run.finished);
