@@ -2,19 +2,23 @@
 
 namespace crawl {
 
+const QStringList &clusterSharedLimitFlags() {
+    static const QStringList flags = {QStringLiteral("per-host"),         QStringLiteral("interval-ms"),
+                                      QStringLiteral("host-limit"),       QStringLiteral("retries"),
+                                      QStringLiteral("jitter"),           QStringLiteral("max-rate"),
+                                      QStringLiteral("breaker-window"),   QStringLiteral("breaker-threshold"),
+                                      QStringLiteral("breaker-cooldown"), QStringLiteral("breaker-give-up"),
+                                      QStringLiteral("adaptive"),         QStringLiteral("no-adaptive"),
+                                      QStringLiteral("breaker"),          QStringLiteral("no-breaker")};
+    return flags;
+}
+
 QString clusterWorkerFlagRefusal(const QStringList &explicitFlags) {
     static const QStringList workerFlags = {QStringLiteral("headless"),    QStringLiteral("worker"),
                                             QStringLiteral("cluster"),     QStringLiteral("crawl"),
                                             QStringLiteral("concurrency"), QStringLiteral("header")};
     static const QStringList outputs = {QStringLiteral("output"), QStringLiteral("summary-json")};
-    static const QStringList sharedLimits = {
-        QStringLiteral("per-host"),         QStringLiteral("interval-ms"),
-        QStringLiteral("host-limit"),       QStringLiteral("retries"),
-        QStringLiteral("jitter"),           QStringLiteral("max-rate"),
-        QStringLiteral("breaker-window"),   QStringLiteral("breaker-threshold"),
-        QStringLiteral("breaker-cooldown"), QStringLiteral("breaker-give-up"),
-        QStringLiteral("adaptive"),         QStringLiteral("no-adaptive"),
-        QStringLiteral("breaker"),          QStringLiteral("no-breaker")};
+    const QStringList &sharedLimits = clusterSharedLimitFlags();
     for (const QString &flag : explicitFlags) {
         if (workerFlags.contains(flag))
             continue;

@@ -410,15 +410,9 @@ bool parseClusterOptions(const QCommandLineParser &parser, CommandLineOptions *o
     }
     if (o->clusterSet) {
         // Anything else would be accepted and silently not applied: the user would believe it changed.
-        static const QStringList sharedLimits = {
-            QStringLiteral("concurrency"),       QStringLiteral("per-host"),
-            QStringLiteral("interval-ms"),       QStringLiteral("host-limit"),
-            QStringLiteral("retries"),           QStringLiteral("jitter"),
-            QStringLiteral("max-rate"),          QStringLiteral("breaker-window"),
-            QStringLiteral("breaker-threshold"), QStringLiteral("breaker-cooldown"),
-            QStringLiteral("breaker-give-up"),   QStringLiteral("adaptive"),
-            QStringLiteral("no-adaptive"),       QStringLiteral("breaker"),
-            QStringLiteral("no-breaker")};
+        // --concurrency too: the crawl-wide cap, which a worker's own --concurrency does not replace.
+        static const QStringList sharedLimits =
+            QStringList{QStringLiteral("concurrency")} + clusterSharedLimitFlags();
         static const QStringList setFlags = {QStringLiteral("cluster"), QStringLiteral("crawl"),
                                              QStringLiteral("cluster-set"), QStringLiteral("quiet"),
                                              QStringLiteral("headless")};
