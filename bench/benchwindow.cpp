@@ -975,7 +975,7 @@ int main(int argc, char *argv[]) {
     if (!openOnly) {
         const bool spill = qgetenv("CRAWLSCOPE_BENCH_SPILL") != "0";
         if (!spill) {
-            window.resultsModel()->spillTextsTo(QString());
+            window.resultsModel()->spillTo(QString());
             notes.append(QStringLiteral("CRAWLSCOPE_BENCH_SPILL=0: URLs and titles kept in memory"));
         }
         out[QStringLiteral("results_1m_texts_spilled")] = spill;

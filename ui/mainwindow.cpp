@@ -105,8 +105,9 @@ MainWindow::MainWindow(QWidget *parent)
     , m_feed(new ResultsFeed(this)) {
     setWindowTitle(tr("Crawlscope"));
     setAcceptDrops(true);
-    // A million rows' URLs and titles live on disk, not in RAM (issue 11); without a cache folder they stay.
-    m_results->spillTextsTo(QStandardPaths::writableLocation(QStandardPaths::CacheLocation));
+    // A million rows, their URLs and titles live on disk, not in RAM (issue 11); without a cache folder they
+    // stay.
+    m_results->spillTo(QStandardPaths::writableLocation(QStandardPaths::CacheLocation));
     // Blocks from 256 KiB up (row chunks, the views' index vectors) always come from mmap: freed or grown
     // (mremap, no copy) they go back to the system. With glibc's default sliding threshold they moved into
     // the heap, where each outgrown index vector left a hole: 25 MiB of free heap held with 1M rows.
@@ -1168,13 +1169,13 @@ void MainWindow::applyResults(const QList<crawl::CrawlResult> &batch) {
 }
 
 void MainWindow::showTextsProblem() {
-    const QString error = m_results->store().texts().spillError();
+    const QString error = m_results->store().spillError();
     if (error == m_textsProblemShown)
         return;
     m_textsProblemShown = error;
     m_textsProblem->setVisible(!error.isEmpty());
-    m_textsProblem->setText(error.isEmpty() ? QString() : tr("Results texts: %1").arg(error));
-    m_textsProblem->setToolTip(tr("The URLs and titles of the results cannot use the file they are kept in "
+    m_textsProblem->setText(error.isEmpty() ? QString() : tr("Results files: %1").arg(error));
+    m_textsProblem->setToolTip(tr("The results' rows, URLs and titles cannot use the files they are kept in "
                                   "on disk; they stay in memory, and any that cannot be read show blank."));
 }
 

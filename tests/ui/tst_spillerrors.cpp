@@ -8,6 +8,7 @@
 #include "models/resultsmodel.h"
 #include "models/resultstore.h"
 #include "models/textarena.h"
+#include "spillfiles.h"
 #include "syntheticresults.h"
 #include "testsite.h"
 
@@ -21,25 +22,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <unistd.h>
-
 namespace {
-
-// Empties this process's unnamed texts file(s) in `directory`, as a disk error or another process
-// truncating it would: every chunk already written reads back short. Returns how many it truncated.
-int truncateTextsFiles(const QString &directory) {
-    const QString folder = QFileInfo(directory).canonicalFilePath();
-    int truncated = 0;
-    const QFileInfoList fds = QDir(QStringLiteral("/proc/self/fd")).entryInfoList(QDir::System | QDir::Files);
-    for (const QFileInfo &fd : fds) {
-        const QString target = fd.symLinkTarget();
-        if (!target.startsWith(folder + QLatin1Char('/')))
-            continue;
-        if (::ftruncate(fd.fileName().toInt(), 0) == 0)
-            ++truncated;
-    }
-    return truncated;
-}
 
 void fill(ui::ResultStore *store, int count) {
     for (int i = 0; i < count; ++i)
@@ -80,7 +63,7 @@ private Q_SLOTS:
         QVERIFY(store.setSpillDirectory(texts));
         fill(&store, 20'000);
         QVERIFY(store.texts().spilledBytes() > 0);
-        QCOMPARE(truncateTextsFiles(texts), 1);
+        QCOMPARE(uitest::truncateSpillFiles(texts, uitest::SpillFileKind::Texts), 1);
 
         ui::CsvExporter exporter;
         QSignalSpy finished(&exporter, &ui::CsvExporter::finished);
@@ -113,7 +96,7 @@ private Q_SLOTS:
         QVERIFY(problem);
         QVERIFY(problem->isHidden()); // the test-mode cache folder works
         // A folder below a regular file cannot exist: texts stay in memory, with a reason.
-        QVERIFY(!window.resultsModel()->spillTextsTo(dir.filePath(QStringLiteral("plain-file/sub"))));
+        QVERIFY(!window.resultsModel()->spillTo(dir.filePath(QStringLiteral("plain-file/sub"))));
 
         crawl::CrawlLimits limits;
         limits.intervalMs = 0;

@@ -54,13 +54,13 @@ bool CsvExporter::start(const QString &path, const ResultStore &store, std::vect
                             Qt::QueuedConnection);
                     }
                 }
-                // A text that could not be read back came out as an empty cell: not an export of the data.
-                if (ok && snapshot->texts().unreadableTexts() > 0) {
+                // A row or text that could not be read back came out blank: not an export of the data.
+                if (ok && snapshot->unreadableValues() > 0) {
                     ok = false;
-                    error = tr("Cannot export to %1: %2 URLs or titles could not be read back (%3)")
+                    error = tr("Cannot export to %1: %2 rows, URLs or titles could not be read back (%3)")
                                 .arg(path)
-                                .arg(snapshot->texts().unreadableTexts())
-                                .arg(snapshot->texts().spillError());
+                                .arg(snapshot->unreadableValues())
+                                .arg(snapshot->spillError());
                 }
                 if (ok)
                     ok = writer.flush();

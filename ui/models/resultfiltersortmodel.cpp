@@ -46,26 +46,40 @@ ResultFilterSortModel::ResultFilterSortModel(QObject *parent)
 ResultFilterSortModel::~ResultFilterSortModel() {
     if (m_pinnedTexts)
         m_pinnedTexts->store().unpinTexts();
+    if (m_pinnedRows)
+        m_pinnedRows->store().unpinRows();
 }
 
-void ResultFilterSortModel::updateTextPin() {
-    const bool pin = SlicedSorter::needsPinnedTexts(m_sortColumn) ||
-                     (m_pinToPlaceRows && ResultSorter::sortsByText(m_sortColumn));
-    ResultsModel *wanted = m_results && pin ? m_results : nullptr;
-    if (wanted == m_pinnedTexts)
-        return;
-    if (m_pinnedTexts)
-        m_pinnedTexts->store().unpinTexts();
-    m_pinnedTexts = wanted;
-    if (wanted)
-        wanted->store().pinTexts();
+void ResultFilterSortModel::updatePins() {
+    const bool pinTexts = SlicedSorter::needsPinnedTexts(m_sortColumn) ||
+                          (m_pinToPlaceRows && ResultSorter::sortsByText(m_sortColumn));
+    ResultsModel *wantedTexts = m_results && pinTexts ? m_results : nullptr;
+    if (wantedTexts != m_pinnedTexts) {
+        if (m_pinnedTexts)
+            m_pinnedTexts->store().unpinTexts();
+        m_pinnedTexts = wantedTexts;
+        if (wantedTexts)
+            wantedTexts->store().pinTexts();
+    }
+    // A held sort compares random rows (its merges, the rows streamed into its order): they come back into
+    // memory for as long as it holds. A URL sort whose texts stay on disk does not: SlicedUrlSorter reads
+    // rows and texts in sweeps in store order, and a few rows are placed through the rows' read cache.
+    const bool pinRows = m_sortColumn >= 0 && (m_sortColumn != ResultsModel::UrlColumn || m_pinnedTexts);
+    ResultsModel *wantedRows = m_results && pinRows ? m_results : nullptr;
+    if (wantedRows != m_pinnedRows) {
+        if (m_pinnedRows)
+            m_pinnedRows->store().unpinRows();
+        m_pinnedRows = wantedRows;
+        if (wantedRows)
+            wantedRows->store().pinRows();
+    }
 }
 
 void ResultFilterSortModel::pinTextsToPlace(size_t rows) {
     if (m_pinToPlaceRows || rows <= kPlaceUnpinnedRows || !ResultSorter::sortsByText(m_sortColumn))
         return;
     m_pinToPlaceRows = true;
-    updateTextPin();
+    updatePins();
 }
 
 void ResultFilterSortModel::setResultsModel(ResultsModel *model) {
@@ -95,7 +109,7 @@ void ResultFilterSortModel::setResultsModel(ResultsModel *model) {
         // ResultsModel never removes or moves rows; anything else is a programming error caught by
         // the model tester in the tests.
     }
-    updateTextPin();
+    updatePins();
     m_rows.clear();
     m_proxyRows.clear();
     refilterRows();
@@ -483,7 +497,7 @@ void ResultFilterSortModel::sort(int column, Qt::SortOrder order) {
             return;
         m_sortColumn = -1;
         m_pinToPlaceRows = false;
-        updateTextPin();
+        updatePins();
         std::vector<char> shown(size_t(m_results->rowCount()), 0);
         for (const int row : m_rows)
             shown[size_t(row)] = 1;
@@ -500,7 +514,8 @@ void ResultFilterSortModel::sort(int column, Qt::SortOrder order) {
         m_pinToPlaceRows = false; // until rows are placed into this sort's order again
     m_sortColumn = column;
     m_sortOrder = order;
-    updateTextPin(); // title, error: before the sorter, one read of the texts held for the rows to come
+    updatePins(); // before the sorter: one read of the texts (title, error) and rows held for the rows to
+                  // come
     if (m_rows.size() <= kSortAtOnceRows) {
         setRowOrder(ResultSorter(m_results->store(), ResultsModel::Column(column), order).sorted(m_rows));
         return;

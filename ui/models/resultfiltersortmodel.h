@@ -98,7 +98,7 @@ private:
     void insertSorted(std::vector<int> rows);      // rows not in the proxy yet; the sort is active
     void resortRows(const std::vector<int> &rows); // proxy rows whose sort key changed
     void setRowOrder(std::vector<int> rows);       // proxy row -> source row, the same rows reordered
-    void updateTextPin();                          // after the sort column or the model changed
+    void updatePins();                             // after the sort column or the model changed
     void pinTextsToPlace(size_t rows);             // before `rows` are placed into a text sort's order
     void continueSort();
     void cancelPendingSort(); // the rows are replaced by a result already in the sort's order
@@ -125,6 +125,7 @@ private:
     // placed by comparing texts of random rows, which must not be read back one by one). A URL sort of an
     // opened crawl (SlicedUrlSorter) and its filters need no pin.
     QPointer<ResultsModel> m_pinnedTexts;
+    QPointer<ResultsModel> m_pinnedRows; // whose rows this proxy pins while a sort holds (see updatePins)
     bool m_pinToPlaceRows = false;
     std::unique_ptr<SlicedSorter> m_pendingSort;
     std::vector<int> m_rowsDuringSort;    // appended unsorted while it runs, placed at its end

@@ -52,8 +52,8 @@ public:
     void clear();
 
     const ResultStore &store() const { return m_store; }
-    // URLs and titles leave memory for an unnamed file in `directory` (ResultStore::setSpillDirectory).
-    bool spillTextsTo(const QString &directory) { return m_store.setSpillDirectory(directory); }
+    // Rows, URLs and titles leave memory for unnamed files in `directory` (ResultStore::setSpillDirectory).
+    bool spillTo(const QString &directory) { return m_store.setSpillDirectory(directory); }
     crawl::CrawlResult result(int row) const { return m_store.result(row); }
     int rowForId(quint64 id) const; // -1 when unknown
     qint64 failureCount() const { return m_failures; }

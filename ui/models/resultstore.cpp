@@ -21,12 +21,19 @@ template <typename T> T clampTo(qint64 value) {
 
 } // namespace
 
-static_assert(sizeof(ResultStore::Row) == 64, "keep the row compact: a million of them are held");
+bool ResultStore::setSpillDirectory(const QString &directory) {
+    const bool texts = m_texts.setSpillDirectory(directory);
+    const bool rows = m_rows.setSpillDirectory(directory);
+    return texts && rows;
+}
+
+QString ResultStore::spillError() const {
+    const QString texts = m_texts.spillError();
+    return texts.isEmpty() ? m_rows.spillError() : texts;
+}
 
 void ResultStore::clear() {
     m_rows.clear();
-    m_rows.shrink_to_fit();
-    m_size = 0;
     m_texts.clear();
     m_extras.clear();
     m_strings.assign(1, QString());
@@ -36,7 +43,7 @@ void ResultStore::clear() {
 }
 
 void ResultStore::reserve(qsizetype rows) {
-    m_rows.reserve((size_t(rows) >> kRowChunkBits) + 1);
+    m_rows.reserve(rows);
 }
 
 quint32 ResultStore::intern(const QString &text) {
@@ -124,21 +131,16 @@ ResultStore::Row ResultStore::makeRow(qsizetype i, const crawl::CrawlResult &res
 }
 
 void ResultStore::append(const crawl::CrawlResult &result) {
-    if (m_rows.empty() || m_rows.back().size() == kRowChunkMask + 1) {
-        m_rows.emplace_back();
-        m_rows.back().reserve(kRowChunkMask + 1);
-    }
-    m_rows.back().push_back(makeRow(m_size, result));
-    ++m_size;
+    m_rows.append(makeRow(m_rows.size(), result));
 }
 
 void ResultStore::replace(qsizetype row, const crawl::CrawlResult &result) {
     // The old texts stay in the arena: replacements (retries) are rare.
-    mutableRow(row) = makeRow(row, result);
+    m_rows.replace(row, makeRow(row, result));
 }
 
 QByteArrayView ResultStore::urlUtf8(qsizetype i) const {
-    const Row &r = row(i);
+    const Row r = row(i);
     return m_texts.view(arenaRef(r), qsizetype(r.urlLength()));
 }
 
@@ -147,22 +149,22 @@ QString ResultStore::url(qsizetype i) const {
 }
 
 QByteArrayView ResultStore::titleUtf8(qsizetype i) const {
-    const Row &r = row(i);
+    const Row r = row(i);
     return m_texts.view(arenaRef(r) + r.urlLength(), qsizetype(r.titleLength)); // right after the URL
 }
 
 QByteArrayView ResultStore::urlUtf8(qsizetype i, TextArena::SweepBuffer *buffer) const {
-    const Row &r = row(i);
+    const Row r = row(i);
     return m_texts.view(arenaRef(r), qsizetype(r.urlLength()), buffer);
 }
 
 bool ResultStore::readUrlUtf8(qsizetype i, QByteArray *into) const {
-    const Row &r = row(i);
+    const Row r = row(i);
     return m_texts.read(arenaRef(r), qsizetype(r.urlLength()), into);
 }
 
 bool ResultStore::readTitleUtf8(qsizetype i, QByteArray *into) const {
-    const Row &r = row(i);
+    const Row r = row(i);
     return m_texts.read(arenaRef(r) + r.urlLength(), qsizetype(r.titleLength), into);
 }
 
@@ -171,7 +173,7 @@ QString ResultStore::title(qsizetype i) const {
 }
 
 QString ResultStore::extraText(qsizetype i, ExtraText which) const {
-    const Row &r = row(i);
+    const Row r = row(i);
     if (r.extraIndex < 0)
         return {};
     const Extra &extra = m_extras[size_t(r.extraIndex)];
@@ -188,7 +190,7 @@ QString ResultStore::warning(qsizetype i) const {
 }
 
 QString ResultStore::finalUrl(qsizetype i) const {
-    const Row &r = row(i);
+    const Row r = row(i);
     if (r.extraIndex >= 0 && m_extras[size_t(r.extraIndex)].finalUrlLength > 0)
         return extraText(i, ExtraText::FinalUrl);
     return (r.flags & kFinalIsUrl) ? url(i) : QString();
@@ -199,14 +201,14 @@ QString ResultStore::error(qsizetype i) const {
 }
 
 QStringList ResultStore::redirectChain(qsizetype i) const {
-    const Row &r = row(i);
+    const Row r = row(i);
     if (r.extraIndex < 0 || m_extras[size_t(r.extraIndex)].chainLength == 0)
         return {};
     return extraText(i, ExtraText::RedirectChain).split(QLatin1Char('\n'));
 }
 
 crawl::CrawlResult ResultStore::result(qsizetype i) const {
-    const Row &r = row(i);
+    const Row r = row(i);
     crawl::CrawlResult result;
     result.id = id(i);
     result.lineNumber = lineNumber(i);
@@ -239,10 +241,9 @@ crawl::CrawlResult ResultStore::result(qsizetype i) const {
 
 ResultStore::MemoryUse ResultStore::memoryUse() const {
     MemoryUse use;
-    for (const std::vector<Row> &chunk : m_rows)
-        use.rows += qint64(chunk.capacity() * sizeof(Row));
+    use.rows = m_rows.residentBytes();
     use.texts = m_texts.residentBytes();
-    use.spilled = m_texts.spilledBytes();
+    use.spilled = m_texts.spilledBytes() + m_rows.spilledBytes();
     use.extras = qint64(m_extras.capacity() * sizeof(Extra)); // their texts are in the arena
     for (const QString &s : m_strings)
         use.interned += 2 * s.size() + 24 + 32; // the string and its hash entry

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "model/crawlresult.h"
+#include "models/resultrow.h"
+#include "models/rowarena.h"
 #include "models/textarena.h"
 
 #include <QByteArray>
@@ -24,49 +26,24 @@ namespace ui {
 // them.
 class ResultStore {
 public:
-    // 64 bytes. Times are epoch ms; the start is kept as its distance to the finish. The URL and the HTML
-    // title (issue 13) follow each other in the text arena (textRef packs where and the URL's length); the
-    // reject reason is interned (a crawl has few distinct ones). The id and the line number take 32 bits
-    // each: a value that does not fit (not expected in a window) is kept in a side table (kWide).
-    struct Row {
-        qint64 finishedAtMs = kNoTime;
-        quint64 textRef = 0;   // chunk (22 bits) | offset (18) | URL bytes (24); see textRef()
-        qint64 bytes : 40 = 0; // clamped to +-2^39 (a body cap is far below)
-        quint64 status : 16 = 0;
-        quint64 redirects : 8 = 0;
-        quint32 id32 = 0;   // kWide: in m_wideIds
-        quint32 line32 = 0; // kWide: in m_wideLines
-        qint32 startedBeforeFinishMs = kNoDelta;
-        quint32 outcome : 4 = 0;
-        quint32 flags : 4 = 0; // kFinalIsUrl, kStartOnly, the acceptance in bits 2-3
-        quint32 attempts : 8 = 0;
-        quint32 titleLength : 16 = 0; // UTF-8 bytes after the URL's in the arena
-        quint32 hostId = 0;
-        quint32 contentTypeId = 0;
-        qint32 latencyMs = -1;
-        qint32 ttfbMs = -1;
-        qint32 extraIndex = -1;     // -1: no final URL/error/redirect chain worth storing
-        quint32 rejectReasonId = 0; // interned; 0: no reason
-        quint32 urlLength() const { return quint32(textRef & 0xffffff); }
-    };
+    using Row = ResultRow;
     static constexpr quint32 kWide = 0xffffffffu;
-    static constexpr qint64 kNoTime = std::numeric_limits<qint64>::min();
-    static constexpr qint32 kNoDelta = std::numeric_limits<qint32>::min();
+    static constexpr qint64 kNoTime = ResultRow::kNoTime;
+    static constexpr qint32 kNoDelta = ResultRow::kNoDelta;
     static constexpr quint32 kFinalIsUrl = 1;
     static constexpr quint32 kStartOnly = 2;     // finishedAtMs holds the start (no finish time known)
     static constexpr quint32 kAcceptedShift = 2; // flags bits 2-3: crawl::CrawlResult::Accepted
 
-    qsizetype size() const { return m_size; }
-    bool isEmpty() const { return m_size == 0; }
+    qsizetype size() const { return m_rows.size(); }
+    bool isEmpty() const { return m_rows.size() == 0; }
     void clear();
     void reserve(qsizetype rows);
 
     void append(const crawl::CrawlResult &result);
     void replace(qsizetype row, const crawl::CrawlResult &result);
 
-    const Row &row(qsizetype i) const {
-        return m_rows[size_t(i) >> kRowChunkBits][size_t(i) & kRowChunkMask];
-    }
+    // A copy: the row may be on disk (RowArena), read back through a small cache.
+    Row row(qsizetype i) const { return m_rows.at(i); }
     crawl::CrawlResult result(qsizetype i) const; // the full value, rebuilt
     quint64 id(qsizetype i) const {
         const quint32 id = row(i).id32;
@@ -103,20 +80,30 @@ public:
     QStringList redirectChain(qsizetype i) const;
     QString warning(qsizetype i) const;
 
-    // URLs and titles go to an unnamed file in `directory` (see TextArena); false: they stay in memory.
-    bool setSpillDirectory(const QString &directory) { return m_texts.setSpillDirectory(directory); }
+    // Rows, URLs and titles go to unnamed files in `directory` (see RowArena, TextArena); false: they stay
+    // in memory.
+    bool setSpillDirectory(const QString &directory);
     const TextArena &texts() const { return m_texts; }
+    const RowArena &rows() const { return m_rows; }
+    // Why rows or texts stay in memory (or could not be read back); empty when all is well.
+    QString spillError() const;
+    // Rows and texts that came back blank because their file could not be read: whoever copies them out
+    // (CSV export) must not pass such blanks off as the data.
+    qint64 unreadableValues() const { return m_rows.unreadableRows() + m_texts.unreadableTexts(); }
     // Every URL and title in memory while pinned (a count): what a sort by URL or title needs.
     void pinTexts() const { m_texts.pin(); }
     void unpinTexts() const { m_texts.unpin(); }
+    // Every row in memory while pinned (a count): what a sort that compares random rows needs.
+    void pinRows() const { m_rows.pin(); }
+    void unpinRows() const { m_rows.unpin(); }
 
     // Where the memory goes (for the window benchmark and the scale test), approximate heap bytes.
     struct MemoryUse {
-        qint64 rows = 0;     // the fixed-size rows
+        qint64 rows = 0;     // the fixed-size rows in memory (chunks, read cache, replaced rows)
         qint64 texts = 0;    // URLs and titles held in memory (chunks and read cache)
         qint64 extras = 0;   // final URL, error, redirect chain, warning
         qint64 interned = 0; // hosts, content types, reject reasons and their hash
-        qint64 spilled = 0;  // URL and title bytes in the file, not in memory
+        qint64 spilled = 0;  // row, URL and title bytes in the files, not in memory
         qint64 total() const { return rows + texts + extras + interned; }
     };
     MemoryUse memoryUse() const;
@@ -135,15 +122,10 @@ private:
     Row makeRow(qsizetype i, const crawl::CrawlResult &result);
     quint64 arenaRef(const Row &row) const; // the TextArena reference of the row's URL
     quint32 intern(const QString &text);
-    Row &mutableRow(qsizetype i) { return m_rows[size_t(i) >> kRowChunkBits][size_t(i) & kRowChunkMask]; }
 
     // Rows (and texts) live in fixed-size chunks: growing never copies what is stored (no stall
-    // when a million-row vector would reallocate) and no capacity is wasted beyond the last chunk.
-    static constexpr size_t kRowChunkBits = 16;
-    static constexpr size_t kRowChunkMask = (size_t(1) << kRowChunkBits) - 1;
-
-    std::vector<std::vector<Row>> m_rows;
-    qsizetype m_size = 0;
+    // when a million-row vector would reallocate), and full chunks go to disk once a spill directory is set.
+    mutable RowArena m_rows;   // mutable: sorts pin it
     mutable TextArena m_texts; // mutable: reading a spilled text fills its cache; sorts pin it
     std::vector<Extra> m_extras;
     std::vector<QString> m_strings{QString()}; // id 0 is the empty string

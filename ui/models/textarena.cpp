@@ -1,91 +1,27 @@
 #include "models/textarena.h"
 
-#include <QDir>
-#include <QFile>
 #include <QtGlobal>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 namespace ui {
 
-namespace {
-
-QString errnoText() {
-    return QString::fromLocal8Bit(std::strerror(errno));
-}
-
-// An unnamed file: O_TMPFILE where the file system has it, else a named one unlinked at once. Either way
-// nothing is left behind when the process ends, however it ends, and only this user can read it (0600).
-int openUnnamedFile(const QString &directory, QString *error) {
-    const QByteArray dir = QFile::encodeName(directory);
-    int fd = -1;
-#ifdef O_TMPFILE
-    fd = ::open(dir.constData(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd >= 0)
-        return fd;
-#endif
-    QByteArray name = dir + "/.crawlscope-texts-XXXXXX";
-    fd = ::mkostemp(name.data(), O_CLOEXEC);
-    if (fd < 0) {
-        *error = QStringLiteral("cannot create a file in %1: %2").arg(directory, errnoText());
-        return -1;
-    }
-    ::unlink(name.constData());
-    return fd;
-}
-
-bool writeAll(int fd, const char *data, size_t size, qint64 offset) {
-    while (size > 0) {
-        const ssize_t n = ::pwrite(fd, data, size, off_t(offset));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        size -= size_t(n);
-        offset += n;
-    }
-    return true;
-}
-
-bool readAll(int fd, char *data, size_t size, qint64 offset) {
-    while (size > 0) {
-        const ssize_t n = ::pread(fd, data, size, off_t(offset));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        size -= size_t(n);
-        offset += n;
-    }
-    return true;
-}
-
-} // namespace
-
 TextArena::TextArena(const TextArena &other)
-    : m_fileSize(other.m_fileSize)
-    , m_spillDirectory(other.m_spillDirectory)
+    : m_spillDirectory(other.m_spillDirectory)
     , m_isCopy(true)
     , m_spillError(other.m_spillError) {
-    if (other.m_fd >= 0)
-        m_fd = ::fcntl(other.m_fd, F_DUPFD_CLOEXEC, 0);
+    if (other.m_file)
+        m_file = other.m_file->duplicate();
     // A chunk already in the file is read from there, not copied: while a text sort pins every chunk
     // (about 100 MB at a million rows) an export would otherwise hold all of it twice.
     m_chunks.reserve(other.m_chunks.size());
     for (const Chunk &chunk : other.m_chunks) {
-        if (m_fd >= 0 && chunk.fileOffset >= 0)
+        if (m_file && chunk.fileOffset >= 0)
             m_chunks.push_back(Chunk{{}, chunk.fileOffset, chunk.size, false});
         else
             m_chunks.push_back(chunk);
     }
-    if (other.m_fd < 0 || m_fd >= 0)
+    if (!other.m_file || m_file)
         return;
     // No descriptor left: the snapshot holds its texts in memory instead.
     for (size_t i = 0; i < m_chunks.size(); ++i) {
@@ -95,13 +31,10 @@ TextArena::TextArena(const TextArena &other)
     }
 }
 
-TextArena::~TextArena() {
-    if (m_fd >= 0)
-        ::close(m_fd);
-}
+TextArena::~TextArena() = default;
 
 bool TextArena::setSpillDirectory(const QString &directory) {
-    if (m_fd >= 0) {
+    if (m_file) {
         // Chunks in the old file come back into memory first: nothing is lost.
         for (size_t i = 0; i < m_chunks.size(); ++i) {
             Chunk &chunk = m_chunks[i];
@@ -110,20 +43,14 @@ bool TextArena::setSpillDirectory(const QString &directory) {
             chunk.fileOffset = -1;
         }
         m_cache.clear();
-        ::close(m_fd);
-        m_fd = -1;
+        m_file.reset();
     }
     m_spillError.clear();
-    m_fileSize = 0;
     m_spillDirectory = directory;
     if (directory.isEmpty())
         return false;
-    if (!QDir().mkpath(directory)) {
-        m_spillError = QStringLiteral("cannot create %1").arg(directory);
-        return false;
-    }
-    m_fd = openUnnamedFile(directory, &m_spillError);
-    if (m_fd < 0)
+    m_file = SpillFile::create(directory, QStringLiteral("texts"), &m_spillError);
+    if (!m_file)
         return false;
     for (size_t i = 0; i + 1 < m_chunks.size(); ++i)
         spill(i);
@@ -155,14 +82,13 @@ void TextArena::spill(size_t index) {
     Chunk &chunk = m_chunks[index];
     if (chunk.fileOffset >= 0)
         return;
-    if (!writeAll(m_fd, chunk.bytes.data(), chunk.size, m_fileSize)) {
+    const qint64 offset = m_file->append(chunk.bytes.data(), chunk.size, &m_spillError);
+    if (offset < 0) {
         // Disk full or an I/O error: this chunk and every later one stay in memory.
-        m_spillError = QStringLiteral("cannot write the texts file: %1").arg(errnoText());
         qWarning("results texts stay in memory: %s", qPrintable(m_spillError));
         return;
     }
-    chunk.fileOffset = m_fileSize;
-    m_fileSize += qint64(chunk.size);
+    chunk.fileOffset = offset;
     if (m_pins == 0) {
         std::vector<char>().swap(chunk.bytes);
         chunk.resident = false;
@@ -171,10 +97,11 @@ void TextArena::spill(size_t index) {
 
 bool TextArena::readBack(qint64 fileOffset, size_t size, std::vector<char> *into) const {
     into->resize(size);
-    if (readAll(m_fd, into->data(), size, fileOffset))
+    QString error;
+    if (m_file && m_file->read(fileOffset, into->data(), size, &error))
         return true;
     if (m_spillError.isEmpty()) {
-        m_spillError = QStringLiteral("cannot read the texts file: %1").arg(errnoText());
+        m_spillError = error;
         qWarning("%s", qPrintable(m_spillError));
     }
     into->clear();
@@ -271,9 +198,10 @@ bool TextArena::read(quint64 ref, qsizetype length, QByteArray *into) const {
         return true;
     }
     into->resize(length);
-    if (!readAll(m_fd, into->data(), size_t(length), chunk.fileOffset + qint64(offset))) {
+    QString error;
+    if (!m_file || !m_file->read(chunk.fileOffset + qint64(offset), into->data(), size_t(length), &error)) {
         if (m_spillError.isEmpty())
-            m_spillError = QStringLiteral("cannot read the texts file: %1").arg(errnoText());
+            m_spillError = error;
         ++m_unreadableTexts;
         into->clear();
         return false;
@@ -286,14 +214,12 @@ void TextArena::clear() {
     m_chunks.shrink_to_fit();
     m_cache.clear();
     m_cache.shrink_to_fit();
-    if (m_fd >= 0 && !m_isCopy) {
+    if (m_file && !m_isCopy) {
         // A new file rather than a truncated one: a snapshot being exported still reads the old one. A
         // failed write earlier may have been a full disk that has room now.
-        ::close(m_fd);
-        m_fd = -1;
-        m_fileSize = 0;
+        m_file.reset();
         m_spillError.clear();
-        m_fd = openUnnamedFile(m_spillDirectory, &m_spillError);
+        m_file = SpillFile::create(m_spillDirectory, QStringLiteral("texts"), &m_spillError);
     }
 }
 

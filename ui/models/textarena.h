@@ -1,10 +1,13 @@
 #pragma once
 
+#include "models/spillfile.h"
+
 #include <QByteArrayView>
 #include <QString>
 
 #include <array>
 #include <initializer_list>
+#include <memory>
 #include <vector>
 
 namespace ui {
@@ -35,7 +38,7 @@ public:
     // Full chunks go to an unnamed file (O_TMPFILE, or unlinked at once) in `directory`: it vanishes with
     // the process, even after a crash. Returns false and keeps texts in memory when none can be made.
     bool setSpillDirectory(const QString &directory);
-    bool isSpilling() const { return m_fd >= 0 && m_spillError.isEmpty(); }
+    bool isSpilling() const { return m_file && m_spillError.isEmpty(); }
     QString spillError() const { return m_spillError; }
     // How many view() calls came back empty because the file could not be read (truncated, an I/O
     // error): whoever copies texts out (CSV export) must not pass such blanks off as the data. A copy
@@ -70,7 +73,7 @@ public:
     bool isPinned() const { return m_pins > 0; }
 
     qint64 residentBytes() const; // chunk memory plus the read cache
-    qint64 spilledBytes() const { return m_fileSize; }
+    qint64 spilledBytes() const { return m_file ? m_file->size() : 0; }
 
     static constexpr size_t kChunkBytes = size_t(256) << 10;
     static constexpr size_t kCacheChunks = 16;
@@ -92,8 +95,7 @@ private:
     bool readBack(qint64 fileOffset, size_t size, std::vector<char> *into) const;
 
     std::vector<Chunk> m_chunks;
-    int m_fd = -1; // kept open after a write failure: chunks already written are read from it
-    qint64 m_fileSize = 0;
+    std::unique_ptr<SpillFile> m_file; // kept after a write failure: chunks already written are read from it
     QString m_spillDirectory;
     bool m_isCopy = false;
     mutable QString m_spillError;

@@ -53,12 +53,13 @@ ResultsPage::ResultsPage(Kind kind, ResultsModel *results, QWidget *parent)
     m_filter->setResultsModel(results);
     m_filter->setFailuresOnly(failures);
 
-    // Sorted on demand by a click on a header (a second click reverses it); the sort holds while new rows
-    // stream in.
+    // Sorted on demand by a click on a header (a second click reverses it, a third goes back to arrival
+    // order); the sort holds while new rows stream in.
     m_view = makeTable(nullptr);
     m_view->setObjectName(failures ? QStringLiteral("failuresView") : QStringLiteral("resultsView"));
     m_view->setModel(m_filter);
     m_view->setSortingEnabled(true);
+    m_view->horizontalHeader()->setSortIndicatorClearable(true);
     m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
 
     auto *layout = new QVBoxLayout(this);
