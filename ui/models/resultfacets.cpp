@@ -13,7 +13,7 @@ ResultFacets ResultFacets::count(const ResultStore &store, bool failuresOnly) {
     std::vector<qint64> byStatus(1000, 0);
     std::vector<qint64> byHost(size_t(store.stringCount()), 0); // hosts are interned: count by id
     for (qsizetype i = 0; i < store.size(); ++i) {
-        const ResultStore::Row &row = store.row(i);
+        const ResultStore::Row row = store.row(i);
         if (failuresOnly && !crawl::isFailure(crawl::Outcome(row.outcome)))
             continue;
         ++facets.rows;

@@ -48,6 +48,8 @@ ResultFilterSortModel::~ResultFilterSortModel() {
         m_pinnedTexts->store().unpinTexts();
     if (m_pinnedRows)
         m_pinnedRows->store().unpinRows();
+    if (m_heldKeys)
+        m_heldKeys->store().releaseSortKeys(m_heldKeysColumn);
 }
 
 void ResultFilterSortModel::updatePins() {
@@ -61,10 +63,23 @@ void ResultFilterSortModel::updatePins() {
         if (wantedTexts)
             wantedTexts->store().pinTexts();
     }
-    // A held sort compares random rows (its merges, the rows streamed into its order): they come back into
-    // memory for as long as it holds. A URL sort whose texts stay on disk does not: SlicedUrlSorter reads
-    // rows and texts in sweeps in store order, and a few rows are placed through the rows' read cache.
-    const bool pinRows = m_sortColumn >= 0 && (m_sortColumn != ResultsModel::UrlColumn || m_pinnedTexts);
+    // A held sort compares random rows (its merges, the rows streamed into its order). By a number or an
+    // interned text it holds one word of every row in memory (ResultStore::holdSortKeys); by a title or an
+    // error, or by URL once the texts are pinned, the rows themselves come back into memory. A URL sort
+    // whose texts stay on disk holds neither: SlicedUrlSorter reads rows and texts in sweeps in store
+    // order, and a few rows are placed through the rows' read cache.
+    const bool holdKeys = ResultSorter::sortsByKey(m_sortColumn);
+    ResultsModel *wantedKeys = m_results && holdKeys ? m_results : nullptr;
+    if (wantedKeys != m_heldKeys || (wantedKeys && m_heldKeysColumn != m_sortColumn)) {
+        if (m_heldKeys)
+            m_heldKeys->store().releaseSortKeys(m_heldKeysColumn);
+        m_heldKeys = wantedKeys;
+        m_heldKeysColumn = wantedKeys ? m_sortColumn : -1;
+        if (wantedKeys)
+            wantedKeys->store().holdSortKeys(m_sortColumn, &ResultSorter::columnKey);
+    }
+    const bool pinRows =
+        ResultSorter::sortsByText(m_sortColumn) && (m_sortColumn != ResultsModel::UrlColumn || m_pinnedTexts);
     ResultsModel *wantedRows = m_results && pinRows ? m_results : nullptr;
     if (wantedRows != m_pinnedRows) {
         if (m_pinnedRows)

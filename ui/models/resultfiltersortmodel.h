@@ -126,6 +126,8 @@ private:
     // opened crawl (SlicedUrlSorter) and its filters need no pin.
     QPointer<ResultsModel> m_pinnedTexts;
     QPointer<ResultsModel> m_pinnedRows; // whose rows this proxy pins while a sort holds (see updatePins)
+    QPointer<ResultsModel> m_heldKeys;   // whose sort keys of m_heldKeysColumn this proxy holds (updatePins)
+    int m_heldKeysColumn = -1;
     bool m_pinToPlaceRows = false;
     std::unique_ptr<SlicedSorter> m_pendingSort;
     std::vector<int> m_rowsDuringSort;    // appended unsorted while it runs, placed at its end

@@ -126,7 +126,7 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const int i = index.row();
-    const ResultStore::Row &row = m_store.row(i);
+    const ResultStore::Row row = m_store.row(i);
     const auto column = Column(index.column());
 
     switch (role) {

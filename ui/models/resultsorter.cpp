@@ -105,15 +105,66 @@ QByteArrayView ResultSorter::sortText(int row) const {
     return read;
 }
 
+quint64 ResultSorter::columnKey(const ResultStore &store, int column, qsizetype row) {
+    const ResultStore::Row r = store.row(row);
+    switch (ResultsModel::Column(column)) {
+    case ResultsModel::LineColumn:
+        return orderedBits(store.lineNumber(row));
+    case ResultsModel::HostColumn:
+        return r.hostId;
+    case ResultsModel::OutcomeColumn:
+        return r.outcome;
+    case ResultsModel::StatusColumn:
+        return r.status;
+    case ResultsModel::AttemptsColumn:
+        return r.attempts;
+    case ResultsModel::LatencyColumn:
+        return orderedBits(r.latencyMs);
+    case ResultsModel::BytesColumn:
+        return orderedBits(r.bytes);
+    case ResultsModel::ContentTypeColumn:
+        return r.contentTypeId;
+    case ResultsModel::FinishedColumn:
+        return orderedBits(r.finishedAtMs);
+    case ResultsModel::AcceptedColumn:
+        return quint64(store.accepted(row)); // unknown, yes, no
+    case ResultsModel::RejectReasonColumn:
+        return r.rejectReasonId;
+    case ResultsModel::UrlColumn:
+    case ResultsModel::ErrorColumn:
+    case ResultsModel::TitleColumn:
+    case ResultsModel::ColumnCount:
+        break;
+    }
+    return 0;
+}
+
+namespace {
+
+bool isInterned(ResultsModel::Column column) {
+    return column == ResultsModel::HostColumn || column == ResultsModel::ContentTypeColumn ||
+           column == ResultsModel::RejectReasonColumn;
+}
+
+} // namespace
+
 bool ResultSorter::rowLess(int x, int y) const {
     const int c = compareRows(x, y);
     return m_descending ? c > 0 : c < 0;
 }
 
 int ResultSorter::compareRows(int x, int y) const {
-    const ResultStore::Row &rx = m_store.row(x);
-    const ResultStore::Row &ry = m_store.row(y);
     auto cmp = [](auto a, auto b) { return a < b ? -1 : (b < a ? 1 : 0); };
+    if (const std::vector<quint64> *keys = m_store.sortKeys(m_column)) {
+        // The held words (rows of the store not read): ids of interned texts compare as their texts.
+        const quint64 kx = (*keys)[size_t(x)];
+        const quint64 ky = (*keys)[size_t(y)];
+        if (!isInterned(m_column) || kx == ky)
+            return cmp(kx, ky);
+        return cmp(m_store.string(quint32(kx)), m_store.string(quint32(ky)));
+    }
+    const ResultStore::Row rx = m_store.row(x);
+    const ResultStore::Row ry = m_store.row(y);
     switch (m_column) {
     case ResultsModel::LineColumn:
         return cmp(m_store.lineNumber(x), m_store.lineNumber(y));
@@ -179,8 +230,16 @@ std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &ro
     const std::vector<quint32> &ranks = m_stringRanks;
 
     std::vector<Key> keys(rows.size());
+    if (const std::vector<quint64> *held = m_store.sortKeys(m_column)) {
+        // The held words: no row of the store is read (they may be on disk, and given in any order).
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const quint64 word = (*held)[size_t(rows[i])];
+            keys[i] = Key{isInterned(m_column) ? ranks[size_t(word)] : word, 0, int(i), rows[i]};
+        }
+        return keys;
+    }
     for (size_t i = 0; i < rows.size(); ++i) {
-        const ResultStore::Row &r = m_store.row(rows[i]);
+        const ResultStore::Row r = m_store.row(rows[i]);
         Key &key = keys[i];
         key.position = int(i);
         key.row = rows[i];

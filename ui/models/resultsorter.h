@@ -41,6 +41,14 @@ public:
                column == ResultsModel::ErrorColumn;
     }
 
+    // The columns ordered by one word per row (a number, or an interned text's id): a sort holds those
+    // words (ResultStore::holdSortKeys with columnKey) instead of the rows, which may be on disk.
+    static bool sortsByKey(int column) {
+        return column >= 0 && column < ResultsModel::ColumnCount && !sortsByText(column);
+    }
+    // The word of `row` that orders `column` (interned texts: their id, ranked when sorting).
+    static quint64 columnKey(const ResultStore &store, int column, qsizetype row);
+
     // `rows` (row numbers in the store) in sorted order.
     std::vector<int> sorted(const std::vector<int> &rows) const;
     // Whether store row x sorts before row y (the same order as sorted(); false for ties). For placing a

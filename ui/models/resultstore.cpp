@@ -32,7 +32,53 @@ QString ResultStore::spillError() const {
     return texts.isEmpty() ? m_rows.spillError() : texts;
 }
 
+void ResultStore::holdSortKeys(int column, SortKeyFunction keyOf) const {
+    for (const std::unique_ptr<HeldSortKeys> &held : m_sortKeys) {
+        if (held->column == column) {
+            ++held->holds;
+            return;
+        }
+    }
+    // One sweep in store order (the rows' blocks read once each), then kept up to date by append/replace.
+    auto held = std::make_unique<HeldSortKeys>(HeldSortKeys{column, 1, keyOf, {}});
+    held->keys.resize(size_t(size()));
+    for (qsizetype i = 0; i < size(); ++i)
+        held->keys[size_t(i)] = keyOf(*this, column, i);
+    m_sortKeys.push_back(std::move(held));
+}
+
+void ResultStore::releaseSortKeys(int column) const {
+    for (auto it = m_sortKeys.begin(); it != m_sortKeys.end(); ++it) {
+        if ((*it)->column == column) {
+            if (--(*it)->holds == 0)
+                m_sortKeys.erase(it);
+            return;
+        }
+    }
+    Q_ASSERT_X(false, "ResultStore::releaseSortKeys", "not held");
+}
+
+const std::vector<quint64> *ResultStore::sortKeys(int column) const {
+    for (const std::unique_ptr<HeldSortKeys> &held : m_sortKeys) {
+        if (held->column == column)
+            return &held->keys;
+    }
+    return nullptr;
+}
+
+void ResultStore::updateSortKeys(qsizetype row) {
+    for (const std::unique_ptr<HeldSortKeys> &held : m_sortKeys) {
+        if (size_t(row) >= held->keys.size())
+            held->keys.resize(size_t(row) + 1);
+        held->keys[size_t(row)] = held->keyOf(*this, held->column, row);
+    }
+}
+
 void ResultStore::clear() {
+    for (const std::unique_ptr<HeldSortKeys> &held : m_sortKeys) { // still held: for the rows to come
+        held->keys.clear();
+        held->keys.shrink_to_fit();
+    }
     m_rows.clear();
     m_texts.clear();
     m_extras.clear();
@@ -132,11 +178,15 @@ ResultStore::Row ResultStore::makeRow(qsizetype i, const crawl::CrawlResult &res
 
 void ResultStore::append(const crawl::CrawlResult &result) {
     m_rows.append(makeRow(m_rows.size(), result));
+    if (!m_sortKeys.empty())
+        updateSortKeys(m_rows.size() - 1);
 }
 
 void ResultStore::replace(qsizetype row, const crawl::CrawlResult &result) {
     // The old texts stay in the arena: replacements (retries) are rare.
     m_rows.replace(row, makeRow(row, result));
+    if (!m_sortKeys.empty())
+        updateSortKeys(row);
 }
 
 QByteArrayView ResultStore::urlUtf8(qsizetype i) const {
@@ -245,6 +295,8 @@ ResultStore::MemoryUse ResultStore::memoryUse() const {
     use.texts = m_texts.residentBytes();
     use.spilled = m_texts.spilledBytes() + m_rows.spilledBytes();
     use.extras = qint64(m_extras.capacity() * sizeof(Extra)); // their texts are in the arena
+    for (const std::unique_ptr<HeldSortKeys> &held : m_sortKeys)
+        use.sortKeys += qint64(held->keys.capacity() * sizeof(quint64));
     for (const QString &s : m_strings)
         use.interned += 2 * s.size() + 24 + 32; // the string and its hash entry
     return use;

@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace ui {
@@ -93,9 +94,17 @@ public:
     // Every URL and title in memory while pinned (a count): what a sort by URL or title needs.
     void pinTexts() const { m_texts.pin(); }
     void unpinTexts() const { m_texts.unpin(); }
-    // Every row in memory while pinned (a count): what a sort that compares random rows needs.
+    // Every row in memory while pinned (a count): what a sort that compares random rows' texts needs.
     void pinRows() const { m_rows.pin(); }
     void unpinRows() const { m_rows.unpin(); }
+    // A sort by a number (or an interned text) compares random rows too, but by one word per row: while
+    // held (a count per column) the store keeps that word of every row in memory, up to date as rows are
+    // appended and replaced (8 bytes a row, not the row's 64). `keyOf` computes it from a row of the store.
+    using SortKeyFunction = quint64 (*)(const ResultStore &store, int column, qsizetype row);
+    void holdSortKeys(int column, SortKeyFunction keyOf) const;
+    void releaseSortKeys(int column) const;
+    // The held keys by row, nullptr unless `column`'s are held (valid while they are).
+    const std::vector<quint64> *sortKeys(int column) const;
 
     // Where the memory goes (for the window benchmark and the scale test), approximate heap bytes.
     struct MemoryUse {
@@ -103,8 +112,9 @@ public:
         qint64 texts = 0;    // URLs and titles held in memory (chunks and read cache)
         qint64 extras = 0;   // final URL, error, redirect chain, warning
         qint64 interned = 0; // hosts, content types, reject reasons and their hash
+        qint64 sortKeys = 0; // the words held for sorts by a number (holdSortKeys)
         qint64 spilled = 0;  // row, URL and title bytes in the files, not in memory
-        qint64 total() const { return rows + texts + extras + interned; }
+        qint64 total() const { return rows + texts + extras + interned + sortKeys; }
     };
     MemoryUse memoryUse() const;
     qint64 memoryBytes() const { return memoryUse().total(); }
@@ -127,7 +137,23 @@ private:
     // when a million-row vector would reallocate), and full chunks go to disk once a spill directory is set.
     mutable RowArena m_rows;   // mutable: sorts pin it
     mutable TextArena m_texts; // mutable: reading a spilled text fills its cache; sorts pin it
+    struct HeldSortKeys {
+        int column = -1;
+        int holds = 0;
+        SortKeyFunction keyOf = nullptr;
+        std::vector<quint64> keys; // by row
+    };
+    void updateSortKeys(qsizetype row);
     std::vector<Extra> m_extras;
+    // Each entry stays put while held (sorters read it by address). A copy of the store (a snapshot for
+    // the CSV export) is sorted by nobody: it holds none.
+    struct HeldSortKeysList : std::vector<std::unique_ptr<HeldSortKeys>> {
+        HeldSortKeysList() = default;
+        HeldSortKeysList(const HeldSortKeysList &)
+            : std::vector<std::unique_ptr<HeldSortKeys>>() {}
+        HeldSortKeysList &operator=(const HeldSortKeysList &) = delete;
+    };
+    mutable HeldSortKeysList m_sortKeys;       // mutable: sorts hold them
     std::vector<QString> m_strings{QString()}; // id 0 is the empty string
     QHash<QString, quint32> m_stringIds;
     QHash<qsizetype, quint64> m_wideIds;  // row -> id when it does not fit in 32 bits
