@@ -123,6 +123,14 @@ private Q_SLOTS:
             QVERIFY2(sameRow(arena.at(i), rowFor(i)), qPrintable(QString::number(i)));
         QVERIFY2(arena.residentBytes() < memoryBound(count),
                  qPrintable(QString::number(arena.residentBytes())));
+        // A run copied out across chunk boundaries, with a replaced row in a written chunk.
+        arena.replace(5000, rowFor(5000, 4));
+        std::vector<ui::ResultRow> run(10'000);
+        arena.copyRows(3000, qsizetype(run.size()), run.data());
+        for (qsizetype k = 0; k < qsizetype(run.size()); ++k)
+            QVERIFY2(sameRow(run[size_t(k)], rowFor(3000 + k, 3000 + k == 5000 ? 4 : 0)),
+                     qPrintable(QString::number(k)));
+        arena.replace(5000, rowFor(5000));
         QCOMPARE(arena.unreadableRows(), 0);
 
         // Pinned (a sort): every row in memory; twice pinned, once unpinned: still in memory.
@@ -133,9 +141,20 @@ private Q_SLOTS:
         arena.pin();
         arena.unpin();
         QVERIFY(arena.residentBytes() >= all);
-        // Rows appended while pinned are written out too, and leave memory with the pin.
+        // Rows appended while pinned are written out too (at once), and leave memory with the pin.
+        const qint64 writtenBefore = arena.spilledBytes();
         for (qsizetype i = count; i < count + 10'000; ++i)
             arena.append(rowFor(i));
+        QVERIFY(arena.spilledBytes() >=
+                writtenBefore + 2 * qint64(ui::RowArena::kChunkRows * sizeof(ui::ResultRow)));
+        // A snapshot of pinned rows reads them from the file rather than copying them all.
+        {
+            const ui::RowArena snapshot(arena);
+            QVERIFY2(snapshot.residentBytes() < memoryBound(count + 10'000),
+                     qPrintable(QString::number(snapshot.residentBytes())));
+            for (qsizetype i = 1; i < count + 10'000; i += 997)
+                QVERIFY2(sameRow(snapshot.at(i), rowFor(i)), qPrintable(QString::number(i)));
+        }
         arena.unpin();
         QVERIFY2(arena.residentBytes() < memoryBound(count + 10'000),
                  qPrintable(QString::number(arena.residentBytes())));
@@ -324,17 +343,29 @@ private Q_SLOTS:
                 continue;
             spilled.holdSortKeys(column, &ui::ResultSorter::columnKey);
             QVERIFY(spilled.sortKeys(column));
-            // Held while rows change: a replaced row and a few new ones carry their new words.
-            const crawl::CrawlResult changed = resultFor(count + column);
+            // Held while rows change: a replaced row and new ones (new hosts, content types and reasons
+            // interned meanwhile) carry their words.
+            crawl::CrawlResult changed = resultFor(count + column);
+            changed.host = QStringLiteral("a-new-host-%1.example").arg(column);
             spilled.replace(17, changed);
             inMemory.replace(17, changed);
+            for (int n = 0; n < 300; ++n) {
+                crawl::CrawlResult added = resultFor(int(spilled.size()));
+                added.host = QStringLiteral("added-%1.example").arg(random.bounded(1000));
+                added.contentType = QStringLiteral("type/%1").arg(random.bounded(50));
+                added.rejectReason = QStringLiteral("reason %1").arg(random.bounded(9));
+                spilled.append(added);
+                inMemory.append(added);
+                rows.push_back(int(spilled.size()) - 1);
+            }
+            QCOMPARE(qsizetype(spilled.sortKeys(column)->size()), spilled.size());
             for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
                 const ui::ResultSorter held(spilled, ui::ResultsModel::Column(column), order);
                 const ui::ResultSorter reference(inMemory, ui::ResultsModel::Column(column), order);
                 QCOMPARE(held.sorted(rows), reference.sorted(rows));
                 for (int n = 0; n < 2000; ++n) {
-                    const int x = random.bounded(count);
-                    const int y = random.bounded(count);
+                    const int x = random.bounded(int(spilled.size()));
+                    const int y = random.bounded(int(spilled.size()));
                     QCOMPARE(held.rowLess(x, y), reference.rowLess(x, y));
                 }
             }

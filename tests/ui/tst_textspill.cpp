@@ -262,7 +262,8 @@ private Q_SLOTS:
         QCOMPARE(all.rowCount(), total);
 
         const ui::ResultStore::MemoryUse use = model.store().memoryUse();
-        QVERIFY2(use.spilled > 4'000'000, qPrintable(QString::number(use.spilled)));
+        QVERIFY2(model.store().texts().spilledBytes() > 4'000'000,
+                 qPrintable(QString::number(model.store().texts().spilledBytes())));
         QVERIFY2(use.texts < 8'000'000, qPrintable(QString::number(use.texts)));
 
         for (const int target : {54'321, 3, total - 1, 77'777}) {

@@ -57,7 +57,8 @@ bool CsvExporter::start(const QString &path, const ResultStore &store, std::vect
                 // A row or text that could not be read back came out blank: not an export of the data.
                 if (ok && snapshot->unreadableValues() > 0) {
                     ok = false;
-                    error = tr("Cannot export to %1: %2 rows, URLs or titles could not be read back (%3)")
+                    error = tr("Cannot export to %1: rows, URLs or titles could not be read back (%2 failed "
+                               "reads: %3)")
                                 .arg(path)
                                 .arg(snapshot->unreadableValues())
                                 .arg(snapshot->spillError());

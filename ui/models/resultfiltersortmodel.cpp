@@ -64,11 +64,13 @@ void ResultFilterSortModel::updatePins() {
             wantedTexts->store().pinTexts();
     }
     // A held sort compares random rows (its merges, the rows streamed into its order). By a number or an
-    // interned text it holds one word of every row in memory (ResultStore::holdSortKeys); by a title or an
+    // interned text it holds one word of every row in memory (ResultStore::holdSortKeys) when the rows are
+    // on disk (in memory they are read as cheaply); by a title or an
     // error, or by URL once the texts are pinned, the rows themselves come back into memory. A URL sort
     // whose texts stay on disk holds neither: SlicedUrlSorter reads rows and texts in sweeps in store
     // order, and a few rows are placed through the rows' read cache.
-    const bool holdKeys = ResultSorter::sortsByKey(m_sortColumn);
+    const bool holdKeys =
+        ResultSorter::sortsByKey(m_sortColumn) && m_results && m_results->store().rows().isSpilling();
     ResultsModel *wantedKeys = m_results && holdKeys ? m_results : nullptr;
     if (wantedKeys != m_heldKeys || (wantedKeys && m_heldKeysColumn != m_sortColumn)) {
         if (m_heldKeys)
@@ -220,16 +222,17 @@ bool ResultFilterSortModel::acceptsSourceRow(int sourceRow) const {
 
 bool ResultFilterSortModel::acceptsSourceRow(int sourceRow, const ResultTextMatch &text) const {
     const ResultStore &store = m_results->store();
-    const crawl::Outcome outcome = store.outcome(sourceRow);
+    const ResultStore::Row row = store.row(sourceRow); // read once: it may come from the rows file
+    const auto outcome = crawl::Outcome(row.outcome);
     if (!(m_outcomeMask & (1u << unsigned(outcome))))
         return false;
     if (m_failuresOnly && !crawl::isFailure(outcome))
         return false;
-    if (!m_statusFilter.accepts(store.row(sourceRow).status))
+    if (!m_statusFilter.accepts(row.status))
         return false;
     if (!m_hostFilter.showsAll()) {
         // Hosts are interned: each distinct host is judged once, not once per row.
-        const quint32 hostId = store.row(sourceRow).hostId;
+        const quint32 hostId = row.hostId;
         if (hostId >= m_hostAccepted.size())
             m_hostAccepted.resize(size_t(store.stringCount()), -1);
         qint8 &accepted = m_hostAccepted[hostId];
@@ -240,13 +243,13 @@ bool ResultFilterSortModel::acceptsSourceRow(int sourceRow, const ResultTextMatc
     }
     if (!m_acceptanceFilter.showsAll()) {
         // Reasons are interned: each distinct reason is parsed once, not once per row.
-        const quint32 reasonId = store.row(sourceRow).rejectReasonId;
+        const quint32 reasonId = row.rejectReasonId;
         if (reasonId >= m_reasonChecks.size())
             m_reasonChecks.resize(size_t(store.stringCount()), -1);
         qint16 &checks = m_reasonChecks[reasonId];
         if (checks < 0)
             checks = qint16(AcceptanceFilter::checksOf(store.string(reasonId)));
-        if (!m_acceptanceFilter.accepts(store.accepted(sourceRow), quint32(checks)))
+        if (!m_acceptanceFilter.accepts(ResultStore::accepted(row), quint32(checks)))
             return false;
     }
     return text.matches(store, sourceRow);

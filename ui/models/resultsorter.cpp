@@ -105,11 +105,10 @@ QByteArrayView ResultSorter::sortText(int row) const {
     return read;
 }
 
-quint64 ResultSorter::columnKey(const ResultStore &store, int column, qsizetype row) {
-    const ResultStore::Row r = store.row(row);
+quint64 ResultSorter::columnKey(const ResultStore &store, int column, qsizetype i, const ResultRow &r) {
     switch (ResultsModel::Column(column)) {
     case ResultsModel::LineColumn:
-        return orderedBits(store.lineNumber(row));
+        return orderedBits(store.lineNumber(i, r));
     case ResultsModel::HostColumn:
         return r.hostId;
     case ResultsModel::OutcomeColumn:
@@ -127,7 +126,7 @@ quint64 ResultSorter::columnKey(const ResultStore &store, int column, qsizetype 
     case ResultsModel::FinishedColumn:
         return orderedBits(r.finishedAtMs);
     case ResultsModel::AcceptedColumn:
-        return quint64(store.accepted(row)); // unknown, yes, no
+        return quint64(ResultStore::accepted(r)); // unknown, yes, no
     case ResultsModel::RejectReasonColumn:
         return r.rejectReasonId;
     case ResultsModel::UrlColumn:
@@ -155,7 +154,7 @@ bool ResultSorter::rowLess(int x, int y) const {
 
 int ResultSorter::compareRows(int x, int y) const {
     auto cmp = [](auto a, auto b) { return a < b ? -1 : (b < a ? 1 : 0); };
-    if (const std::vector<quint64> *keys = m_store.sortKeys(m_column)) {
+    if (const std::vector<quint64> *keys = sortsByKey(m_column) ? m_store.sortKeys(m_column) : nullptr) {
         // The held words (rows of the store not read): ids of interned texts compare as their texts.
         const quint64 kx = (*keys)[size_t(x)];
         const quint64 ky = (*keys)[size_t(y)];
@@ -163,17 +162,15 @@ int ResultSorter::compareRows(int x, int y) const {
             return cmp(kx, ky);
         return cmp(m_store.string(quint32(kx)), m_store.string(quint32(ky)));
     }
+    if (m_column == ResultsModel::UrlColumn || m_column == ResultsModel::TitleColumn) {
+        // Byte order of the UTF-8, as the 16-byte keys compare (URLs hold no NUL); no row read.
+        return cmp(sortText(x).compare(sortText(y)), 0);
+    }
     const ResultStore::Row rx = m_store.row(x);
     const ResultStore::Row ry = m_store.row(y);
     switch (m_column) {
     case ResultsModel::LineColumn:
-        return cmp(m_store.lineNumber(x), m_store.lineNumber(y));
-    case ResultsModel::UrlColumn: {
-        // Byte order of the UTF-8, as the 16-byte keys compare (URLs hold no NUL).
-        const QByteArrayView ux = sortText(x);
-        const QByteArrayView uy = sortText(y);
-        return cmp(ux.compare(uy), 0);
-    }
+        return cmp(m_store.lineNumber(x, rx), m_store.lineNumber(y, ry));
     case ResultsModel::HostColumn:
         return rx.hostId == ry.hostId ? 0 : cmp(m_store.string(rx.hostId), m_store.string(ry.hostId));
     case ResultsModel::OutcomeColumn:
@@ -205,8 +202,8 @@ int ResultSorter::compareRows(int x, int y) const {
         return rx.rejectReasonId == ry.rejectReasonId
                    ? 0
                    : cmp(m_store.string(rx.rejectReasonId), m_store.string(ry.rejectReasonId));
+    case ResultsModel::UrlColumn:
     case ResultsModel::TitleColumn:
-        return cmp(sortText(x).compare(sortText(y)), 0);
     case ResultsModel::ColumnCount:
         break;
     }
@@ -223,35 +220,36 @@ bool ResultSorter::less(const Key &x, const Key &y) const {
 
 std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &rows,
                                                       qsizetype urlPrefix) const {
-    if (m_stringRanks.empty() &&
-        (m_column == ResultsModel::HostColumn || m_column == ResultsModel::ContentTypeColumn ||
-         m_column == ResultsModel::RejectReasonColumn))
-        m_stringRanks = stringRanks();
-    const std::vector<quint32> &ranks = m_stringRanks;
 
+    // The interned strings' ranks, computed at the first need, and again when a string interned since (a
+    // row replaced during a sliced sort) has none yet: every key of one call uses the same ranks, and
+    // merges compare the strings themselves.
+    if (isInterned(m_column) && m_stringRanks.size() < size_t(m_store.stringCount()))
+        m_stringRanks = stringRanks();
     std::vector<Key> keys(rows.size());
-    if (const std::vector<quint64> *held = m_store.sortKeys(m_column)) {
+    if (const std::vector<quint64> *held = sortsByKey(m_column) ? m_store.sortKeys(m_column) : nullptr) {
         // The held words: no row of the store is read (they may be on disk, and given in any order).
         for (size_t i = 0; i < rows.size(); ++i) {
             const quint64 word = (*held)[size_t(rows[i])];
-            keys[i] = Key{isInterned(m_column) ? ranks[size_t(word)] : word, 0, int(i), rows[i]};
+            keys[i] = Key{isInterned(m_column) ? rankOf(quint32(word)) : word, 0, int(i), rows[i]};
         }
         return keys;
     }
+    const bool readsRows = m_column != ResultsModel::UrlColumn && m_column != ResultsModel::TitleColumn;
     for (size_t i = 0; i < rows.size(); ++i) {
-        const ResultStore::Row r = m_store.row(rows[i]);
+        const ResultStore::Row r = readsRows ? m_store.row(rows[i]) : ResultStore::Row{}; // texts: no row
         Key &key = keys[i];
         key.position = int(i);
         key.row = rows[i];
         switch (m_column) {
         case ResultsModel::LineColumn:
-            key.a = orderedBits(m_store.lineNumber(rows[i]));
+            key.a = orderedBits(m_store.lineNumber(rows[i], r));
             break;
         case ResultsModel::UrlColumn:
             setUrlKey(&key, urlPrefix);
             break;
         case ResultsModel::HostColumn:
-            key.a = ranks[r.hostId];
+            key.a = rankOf(r.hostId);
             break;
         case ResultsModel::OutcomeColumn:
             key.a = r.outcome;
@@ -269,7 +267,7 @@ std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &ro
             key.a = orderedBits(r.bytes);
             break;
         case ResultsModel::ContentTypeColumn:
-            key.a = ranks[r.contentTypeId];
+            key.a = rankOf(r.contentTypeId);
             break;
         case ResultsModel::ErrorColumn:
             key.a = r.extraIndex >= 0 ? 1 : 0; // then the text: sortErrorTexts()
@@ -278,10 +276,10 @@ std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &ro
             key.a = orderedBits(r.finishedAtMs);
             break;
         case ResultsModel::AcceptedColumn:
-            key.a = quint64(m_store.accepted(rows[i])); // unknown, yes, no
+            key.a = quint64(ResultStore::accepted(r)); // unknown, yes, no
             break;
         case ResultsModel::RejectReasonColumn:
-            key.a = ranks[r.rejectReasonId];
+            key.a = rankOf(r.rejectReasonId);
             break;
         case ResultsModel::TitleColumn: {
             const QByteArrayView title = sortText(rows[i]);
@@ -296,7 +294,11 @@ std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &ro
     return keys;
 }
 
-// Ranks the interned strings once, so host and content type sort as integers.
+quint64 ResultSorter::rankOf(quint32 id) const {
+    return id < m_stringRanks.size() ? m_stringRanks[id] : id;
+}
+
+// Ranks the interned strings, so host and content type sort as integers.
 std::vector<quint32> ResultSorter::stringRanks() const {
     std::vector<quint32> ids(size_t(m_store.stringCount()));
     for (size_t i = 0; i < ids.size(); ++i)
@@ -350,7 +352,7 @@ void ResultSorter::refineUrlTies(std::vector<Key> *keys, qsizetype offset) const
                 ++j;
             bool longer = false;
             for (size_t k = i; j - i > 1 && k < j && !longer; ++k)
-                longer = qsizetype(m_store.row((*keys)[k].row).urlLength()) > run.offset;
+                longer = sortText((*keys)[k].row).size() > run.offset; // the URL, no row read
             if (longer) {
                 for (size_t k = i; k < j; ++k)
                     setUrlKey(&(*keys)[k], run.offset);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/resultrow.h"
 #include "models/resultsmodel.h"
 
 #include <QByteArray>
@@ -47,7 +48,7 @@ public:
         return column >= 0 && column < ResultsModel::ColumnCount && !sortsByText(column);
     }
     // The word of `row` that orders `column` (interned texts: their id, ranked when sorting).
-    static quint64 columnKey(const ResultStore &store, int column, qsizetype row);
+    static quint64 columnKey(const ResultStore &store, int column, qsizetype i, const ResultRow &row);
 
     // `rows` (row numbers in the store) in sorted order.
     std::vector<int> sorted(const std::vector<int> &rows) const;
@@ -67,6 +68,7 @@ private:
     int compareRows(int x, int y) const; // ascending: <0, 0, >0
     std::vector<Key> makeKeys(const std::vector<int> &rows, qsizetype urlPrefix) const;
     std::vector<quint32> stringRanks() const;
+    quint64 rankOf(quint32 id) const;
     qsizetype sharedUrlPrefix(const std::vector<int> &rows) const;
     void setUrlKey(Key *key, qsizetype offset) const;
     void refineUrlTies(std::vector<Key> *keys, qsizetype offset) const;

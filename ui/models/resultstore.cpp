@@ -39,11 +39,17 @@ void ResultStore::holdSortKeys(int column, SortKeyFunction keyOf) const {
             return;
         }
     }
-    // One sweep in store order (the rows' blocks read once each), then kept up to date by append/replace.
+    // One sweep in store order, a chunk of rows read at a time (past the read cache, which it would only
+    // flush), then kept up to date by append/replace.
     auto held = std::make_unique<HeldSortKeys>(HeldSortKeys{column, 1, keyOf, {}});
     held->keys.resize(size_t(size()));
-    for (qsizetype i = 0; i < size(); ++i)
-        held->keys[size_t(i)] = keyOf(*this, column, i);
+    std::vector<Row> rows(RowArena::kChunkRows);
+    for (qsizetype first = 0; first < size(); first += qsizetype(rows.size())) {
+        const qsizetype count = std::min(size() - first, qsizetype(rows.size()));
+        m_rows.copyRows(first, count, rows.data());
+        for (qsizetype k = 0; k < count; ++k)
+            held->keys[size_t(first + k)] = keyOf(*this, column, first + k, rows[size_t(k)]);
+    }
     m_sortKeys.push_back(std::move(held));
 }
 
@@ -66,11 +72,11 @@ const std::vector<quint64> *ResultStore::sortKeys(int column) const {
     return nullptr;
 }
 
-void ResultStore::updateSortKeys(qsizetype row) {
+void ResultStore::updateSortKeys(qsizetype i, const Row &row) {
     for (const std::unique_ptr<HeldSortKeys> &held : m_sortKeys) {
-        if (size_t(row) >= held->keys.size())
-            held->keys.resize(size_t(row) + 1);
-        held->keys[size_t(row)] = held->keyOf(*this, held->column, row);
+        if (size_t(i) >= held->keys.size())
+            held->keys.resize(size_t(i) + 1);
+        held->keys[size_t(i)] = held->keyOf(*this, held->column, i, row);
     }
 }
 
@@ -177,16 +183,19 @@ ResultStore::Row ResultStore::makeRow(qsizetype i, const crawl::CrawlResult &res
 }
 
 void ResultStore::append(const crawl::CrawlResult &result) {
-    m_rows.append(makeRow(m_rows.size(), result));
+    const qsizetype i = m_rows.size();
+    const Row row = makeRow(i, result);
+    m_rows.append(row);
     if (!m_sortKeys.empty())
-        updateSortKeys(m_rows.size() - 1);
+        updateSortKeys(i, row);
 }
 
-void ResultStore::replace(qsizetype row, const crawl::CrawlResult &result) {
+void ResultStore::replace(qsizetype i, const crawl::CrawlResult &result) {
     // The old texts stay in the arena: replacements (retries) are rare.
-    m_rows.replace(row, makeRow(row, result));
+    const Row row = makeRow(i, result);
+    m_rows.replace(i, row);
     if (!m_sortKeys.empty())
-        updateSortKeys(row);
+        updateSortKeys(i, row);
 }
 
 QByteArrayView ResultStore::urlUtf8(qsizetype i) const {
@@ -195,7 +204,11 @@ QByteArrayView ResultStore::urlUtf8(qsizetype i) const {
 }
 
 QString ResultStore::url(qsizetype i) const {
-    return QString::fromUtf8(urlUtf8(i));
+    return urlOf(row(i));
+}
+
+QString ResultStore::urlOf(const Row &r) const {
+    return QString::fromUtf8(m_texts.view(arenaRef(r), qsizetype(r.urlLength())));
 }
 
 QByteArrayView ResultStore::titleUtf8(qsizetype i) const {
@@ -222,8 +235,7 @@ QString ResultStore::title(qsizetype i) const {
     return QString::fromUtf8(titleUtf8(i));
 }
 
-QString ResultStore::extraText(qsizetype i, ExtraText which) const {
-    const Row r = row(i);
+QString ResultStore::extraText(const Row &r, ExtraText which) const {
     if (r.extraIndex < 0)
         return {};
     const Extra &extra = m_extras[size_t(r.extraIndex)];
@@ -236,44 +248,51 @@ QString ResultStore::extraText(qsizetype i, ExtraText which) const {
 }
 
 QString ResultStore::warning(qsizetype i) const {
-    return extraText(i, ExtraText::Warning);
+    return extraText(row(i), ExtraText::Warning);
 }
 
 QString ResultStore::finalUrl(qsizetype i) const {
-    const Row r = row(i);
+    return finalUrlOf(row(i));
+}
+
+QString ResultStore::finalUrlOf(const Row &r) const {
     if (r.extraIndex >= 0 && m_extras[size_t(r.extraIndex)].finalUrlLength > 0)
-        return extraText(i, ExtraText::FinalUrl);
-    return (r.flags & kFinalIsUrl) ? url(i) : QString();
+        return extraText(r, ExtraText::FinalUrl);
+    return (r.flags & kFinalIsUrl) ? urlOf(r) : QString();
 }
 
 QString ResultStore::error(qsizetype i) const {
-    return extraText(i, ExtraText::Error);
+    return extraText(row(i), ExtraText::Error);
 }
 
 QStringList ResultStore::redirectChain(qsizetype i) const {
-    const Row r = row(i);
-    if (r.extraIndex < 0 || m_extras[size_t(r.extraIndex)].chainLength == 0)
-        return {};
-    return extraText(i, ExtraText::RedirectChain).split(QLatin1Char('\n'));
+    return redirectChainOf(row(i));
 }
 
+QStringList ResultStore::redirectChainOf(const Row &r) const {
+    if (r.extraIndex < 0 || m_extras[size_t(r.extraIndex)].chainLength == 0)
+        return {};
+    return extraText(r, ExtraText::RedirectChain).split(QLatin1Char('\n'));
+}
+
+// The row is read once (from the rows file, maybe): every field comes from that copy.
 crawl::CrawlResult ResultStore::result(qsizetype i) const {
     const Row r = row(i);
     crawl::CrawlResult result;
-    result.id = id(i);
-    result.lineNumber = lineNumber(i);
-    result.url = url(i);
-    result.finalUrl = finalUrl(i);
-    result.host = host(i);
+    result.id = r.id32 != kWide ? r.id32 : m_wideIds.value(i);
+    result.lineNumber = lineNumber(i, r);
+    result.url = urlOf(r);
+    result.finalUrl = finalUrlOf(r);
+    result.host = m_strings[r.hostId];
     result.status = r.status;
     result.outcome = crawl::Outcome(r.outcome);
     result.attempts = r.attempts;
     result.redirects = r.redirects;
     result.bytes = r.bytes;
-    result.contentType = contentType(i);
+    result.contentType = m_strings[r.contentTypeId];
     result.latencyMs = r.latencyMs;
     result.ttfbMs = r.ttfbMs;
-    result.error = error(i);
+    result.error = extraText(r, ExtraText::Error);
     if (r.flags & kStartOnly) {
         result.startedAt = fromMs(r.finishedAtMs);
     } else {
@@ -281,11 +300,11 @@ crawl::CrawlResult ResultStore::result(qsizetype i) const {
         if (r.startedBeforeFinishMs != kNoDelta && r.finishedAtMs != kNoTime)
             result.startedAt = fromMs(r.finishedAtMs - r.startedBeforeFinishMs);
     }
-    result.redirectChain = redirectChain(i);
-    result.warning = warning(i);
-    result.accepted = accepted(i);
-    result.rejectReason = rejectReason(i);
-    result.title = title(i);
+    result.redirectChain = redirectChainOf(r);
+    result.warning = extraText(r, ExtraText::Warning);
+    result.accepted = accepted(r);
+    result.rejectReason = m_strings[r.rejectReasonId];
+    result.title = QString::fromUtf8(m_texts.view(arenaRef(r) + r.urlLength(), qsizetype(r.titleLength)));
     return result;
 }
 

@@ -41,7 +41,7 @@ public:
     void reserve(qsizetype rows);
 
     void append(const crawl::CrawlResult &result);
-    void replace(qsizetype row, const crawl::CrawlResult &result);
+    void replace(qsizetype i, const crawl::CrawlResult &result);
 
     // A copy: the row may be on disk (RowArena), read back through a small cache.
     Row row(qsizetype i) const { return m_rows.at(i); }
@@ -50,9 +50,9 @@ public:
         const quint32 id = row(i).id32;
         return id != kWide ? id : m_wideIds.value(i);
     }
-    qint64 lineNumber(qsizetype i) const {
-        const quint32 line = row(i).line32;
-        return line != kWide ? line : m_wideLines.value(i);
+    qint64 lineNumber(qsizetype i) const { return lineNumber(i, row(i)); }
+    qint64 lineNumber(qsizetype i, const Row &row) const { // row: row(i), read already
+        return row.line32 != kWide ? row.line32 : m_wideLines.value(i);
     }
 
     // Cheap per-field accessors for views and filters. A UTF-8 view stays valid while the texts are pinned,
@@ -62,8 +62,9 @@ public:
     const QString &host(qsizetype i) const { return m_strings[row(i).hostId]; }
     const QString &contentType(qsizetype i) const { return m_strings[row(i).contentTypeId]; }
     crawl::Outcome outcome(qsizetype i) const { return crawl::Outcome(row(i).outcome); }
-    crawl::CrawlResult::Accepted accepted(qsizetype i) const {
-        return crawl::CrawlResult::Accepted((row(i).flags >> kAcceptedShift) & 3);
+    crawl::CrawlResult::Accepted accepted(qsizetype i) const { return accepted(row(i)); }
+    static crawl::CrawlResult::Accepted accepted(const Row &row) {
+        return crawl::CrawlResult::Accepted((row.flags >> kAcceptedShift) & 3);
     }
     const QString &rejectReason(qsizetype i) const { return m_strings[row(i).rejectReasonId]; }
     QByteArrayView titleUtf8(qsizetype i) const;
@@ -99,8 +100,8 @@ public:
     void unpinRows() const { m_rows.unpin(); }
     // A sort by a number (or an interned text) compares random rows too, but by one word per row: while
     // held (a count per column) the store keeps that word of every row in memory, up to date as rows are
-    // appended and replaced (8 bytes a row, not the row's 64). `keyOf` computes it from a row of the store.
-    using SortKeyFunction = quint64 (*)(const ResultStore &store, int column, qsizetype row);
+    // appended and replaced (8 bytes a row, not the row's 64). `keyOf` computes it from row i of the store.
+    using SortKeyFunction = quint64 (*)(const ResultStore &store, int column, qsizetype i, const Row &row);
     void holdSortKeys(int column, SortKeyFunction keyOf) const;
     void releaseSortKeys(int column) const;
     // The held keys by row, nullptr unless `column`'s are held (valid while they are).
@@ -128,7 +129,10 @@ private:
         quint32 warningLength = 0;
     };
     enum class ExtraText { FinalUrl, Error, RedirectChain, Warning };
-    QString extraText(qsizetype i, ExtraText which) const;
+    QString extraText(const Row &row, ExtraText which) const;
+    QString urlOf(const Row &row) const;
+    QString finalUrlOf(const Row &row) const;
+    QStringList redirectChainOf(const Row &row) const;
     Row makeRow(qsizetype i, const crawl::CrawlResult &result);
     quint64 arenaRef(const Row &row) const; // the TextArena reference of the row's URL
     quint32 intern(const QString &text);
@@ -143,7 +147,7 @@ private:
         SortKeyFunction keyOf = nullptr;
         std::vector<quint64> keys; // by row
     };
-    void updateSortKeys(qsizetype row);
+    void updateSortKeys(qsizetype i, const Row &row);
     std::vector<Extra> m_extras;
     // Each entry stays put while held (sorters read it by address). A copy of the store (a snapshot for
     // the CSV export) is sorted by nobody: it holds none.

@@ -2,6 +2,8 @@
 
 #include <QtGlobal>
 
+#include <algorithm>
+
 namespace ui {
 
 RowArena::~RowArena() = default;
@@ -128,9 +130,10 @@ bool RowArena::readBack(qint64 offset, ResultRow *into, size_t rows) const {
 ResultRow RowArena::spilledRow(qsizetype i) const {
     const size_t block = size_t(i) / kBlockRows;
     qint32 slot = m_blockSlot[block];
-    if (slot < 0 && m_isCopy && i != m_lastRead + 1) {
+    if (slot < 0 && m_isCopy && (m_lastRead < 0 || size_t(m_lastRead) / kBlockRows != block)) {
         // A snapshot (the CSV export) visits sorted rows at random: one small read of this row, not its
-        // block; a run of rows in store order is read by blocks.
+        // block; a second row of the block read last (a run in store order, failures among them) reads
+        // the block.
         m_lastRead = i;
         ResultRow row;
         const Chunk &chunk = m_chunks[size_t(i) / kChunkRows];
@@ -150,6 +153,31 @@ ResultRow RowArena::spilledRow(qsizetype i) const {
     CachedBlock &cached = m_cache[size_t(slot)];
     cached.referenced = true;
     return cached.rows[size_t(i) % kBlockRows];
+}
+
+void RowArena::copyRows(qsizetype first, qsizetype count, ResultRow *into) const {
+    while (count > 0) {
+        const size_t chunkIndex = size_t(first) / kChunkRows;
+        const size_t offset = size_t(first) % kChunkRows;
+        const qsizetype n = std::min(count, qsizetype(kChunkRows - offset));
+        const Chunk &chunk = m_chunks[chunkIndex];
+        if (chunk.resident) {
+            std::copy_n(chunk.rows.begin() + qsizetype(offset), n, into);
+        } else if (!readBack(chunk.fileOffset + qint64(offset * sizeof(ResultRow)), into, size_t(n))) {
+            std::fill_n(into, n, ResultRow{});
+            m_unreadableRows += n;
+        }
+        if (chunk.replaced > 0) {
+            for (qsizetype k = 0; k < n; ++k) {
+                const auto it = m_replaced.constFind(first + k);
+                if (it != m_replaced.cend())
+                    into[k] = it.value();
+            }
+        }
+        first += n;
+        count -= n;
+        into += n;
+    }
 }
 
 qint32 RowArena::loadBlock(size_t block) const {

@@ -37,6 +37,8 @@ public:
     // small read, a run of rows a block at a time. A copy never writes to the file.
     RowArena(const RowArena &other);
     RowArena &operator=(const RowArena &) = delete;
+    RowArena(RowArena &&) = delete; // a "move" would copy: a snapshot that never writes
+    RowArena &operator=(RowArena &&) = delete;
 
     // Full chunks go to an unnamed file in `directory`; false (rows stay in memory) when none can be made.
     bool setSpillDirectory(const QString &directory);
@@ -60,6 +62,9 @@ public:
             return chunk.rows[size_t(i) % kChunkRows];
         return spilledRow(i);
     }
+    // Rows first .. first + count - 1 into `into`, spilled ones read straight from the file past the cache
+    // (a sweep over every row would only flush it); unreadable ones come back blank, counted.
+    void copyRows(qsizetype first, qsizetype count, ResultRow *into) const;
     void clear();
 
     // While pinned (a count) every row is in memory.

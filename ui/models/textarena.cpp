@@ -97,7 +97,7 @@ void TextArena::spill(size_t index) {
 
 bool TextArena::readBack(qint64 fileOffset, size_t size, std::vector<char> *into) const {
     into->resize(size);
-    QString error;
+    QString error = QStringLiteral("the texts file is gone");
     if (m_file && m_file->read(fileOffset, into->data(), size, &error))
         return true;
     if (m_spillError.isEmpty()) {
@@ -198,7 +198,7 @@ bool TextArena::read(quint64 ref, qsizetype length, QByteArray *into) const {
         return true;
     }
     into->resize(length);
-    QString error;
+    QString error = QStringLiteral("the texts file is gone");
     if (!m_file || !m_file->read(chunk.fileOffset + qint64(offset), into->data(), size_t(length), &error)) {
         if (m_spillError.isEmpty())
             m_spillError = error;

@@ -34,6 +34,8 @@ public:
     // read of the file. A copy never writes to the file.
     TextArena(const TextArena &other);
     TextArena &operator=(const TextArena &) = delete;
+    TextArena(TextArena &&) = delete; // a "move" would copy: a snapshot that never writes
+    TextArena &operator=(TextArena &&) = delete;
 
     // Full chunks go to an unnamed file (O_TMPFILE, or unlinked at once) in `directory`: it vanishes with
     // the process, even after a crash. Returns false and keeps texts in memory when none can be made.
