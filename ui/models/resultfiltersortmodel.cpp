@@ -252,7 +252,7 @@ bool ResultFilterSortModel::acceptsSourceRow(int sourceRow, const ResultTextMatc
         if (!m_acceptanceFilter.accepts(ResultStore::accepted(row), quint32(checks)))
             return false;
     }
-    return text.matches(store, sourceRow);
+    return text.matches(store, row);
 }
 
 void ResultFilterSortModel::refilterRows() {

@@ -198,8 +198,7 @@ void ResultStore::replace(qsizetype i, const crawl::CrawlResult &result) {
         updateSortKeys(i, row);
 }
 
-QByteArrayView ResultStore::urlUtf8(qsizetype i) const {
-    const Row r = row(i);
+QByteArrayView ResultStore::urlUtf8(const Row &r) const {
     return m_texts.view(arenaRef(r), qsizetype(r.urlLength()));
 }
 
@@ -208,7 +207,7 @@ QString ResultStore::url(qsizetype i) const {
 }
 
 QString ResultStore::urlOf(const Row &r) const {
-    return QString::fromUtf8(m_texts.view(arenaRef(r), qsizetype(r.urlLength())));
+    return QString::fromUtf8(urlUtf8(r));
 }
 
 QByteArrayView ResultStore::titleUtf8(qsizetype i) const {
@@ -261,8 +260,8 @@ QString ResultStore::finalUrlOf(const Row &r) const {
     return (r.flags & kFinalIsUrl) ? urlOf(r) : QString();
 }
 
-QString ResultStore::error(qsizetype i) const {
-    return extraText(row(i), ExtraText::Error);
+QString ResultStore::error(const Row &r) const {
+    return extraText(r, ExtraText::Error);
 }
 
 QStringList ResultStore::redirectChain(qsizetype i) const {

@@ -57,7 +57,8 @@ public:
 
     // Cheap per-field accessors for views and filters. A UTF-8 view stays valid while the texts are pinned,
     // otherwise only until a few other spilled rows have been read (TextArena::view).
-    QByteArrayView urlUtf8(qsizetype i) const;
+    QByteArrayView urlUtf8(qsizetype i) const { return urlUtf8(row(i)); }
+    QByteArrayView urlUtf8(const Row &row) const; // row: row(i), read already
     QString url(qsizetype i) const;
     const QString &host(qsizetype i) const { return m_strings[row(i).hostId]; }
     const QString &contentType(qsizetype i) const { return m_strings[row(i).contentTypeId]; }
@@ -78,7 +79,8 @@ public:
     qsizetype stringCount() const { return qsizetype(m_strings.size()); }
     const QString &string(quint32 id) const { return m_strings[id]; }
     QString finalUrl(qsizetype i) const;
-    QString error(qsizetype i) const;
+    QString error(qsizetype i) const { return error(row(i)); }
+    QString error(const Row &row) const;
     QStringList redirectChain(qsizetype i) const;
     QString warning(qsizetype i) const;
 

@@ -42,16 +42,21 @@ ResultTextMatch::ResultTextMatch(const QString &text)
 }
 
 bool ResultTextMatch::matches(const ResultStore &store, int sourceRow) const {
+    return m_text.isEmpty() || matches(store, store.row(sourceRow));
+}
+
+bool ResultTextMatch::matches(const ResultStore &store, const ResultRow &row) const {
     if (m_text.isEmpty())
         return true;
+    const QByteArrayView url = store.urlUtf8(row);
     if (!m_textLatin1.isEmpty()) {
-        if (containsFolded(store.urlUtf8(sourceRow), QByteArrayView(m_textLatin1)))
+        if (containsFolded(url, QByteArrayView(m_textLatin1)))
             return true;
-    } else if (store.url(sourceRow).contains(m_text, Qt::CaseInsensitive)) {
+    } else if (QString::fromUtf8(url).contains(m_text, Qt::CaseInsensitive)) {
         return true;
     }
     // Hosts are interned: each distinct host is matched once, not once per row.
-    const quint32 hostId = store.row(sourceRow).hostId;
+    const quint32 hostId = row.hostId;
     if (hostId >= m_stringMatches.size())
         m_stringMatches.resize(size_t(store.stringCount()), -1);
     qint8 &hostMatch = m_stringMatches[hostId];
@@ -59,8 +64,7 @@ bool ResultTextMatch::matches(const ResultStore &store, int sourceRow) const {
         hostMatch = store.string(hostId).contains(m_text, Qt::CaseInsensitive) ? 1 : 0;
     if (hostMatch)
         return true;
-    return store.row(sourceRow).extraIndex >= 0 &&
-           store.error(sourceRow).contains(m_text, Qt::CaseInsensitive);
+    return row.extraIndex >= 0 && store.error(row).contains(m_text, Qt::CaseInsensitive);
 }
 
 } // namespace ui

@@ -8,6 +8,7 @@
 namespace ui {
 
 class ResultStore;
+struct ResultRow;
 
 // The results tables' text filter as a value: does a row's URL, host or error contain the text
 // (case-insensitive)? Kept apart from the filter model so a new text can be evaluated over the rows in
@@ -20,6 +21,7 @@ public:
     const QString &text() const { return m_text; }
     bool isEmpty() const { return m_text.isEmpty(); }
     bool matches(const ResultStore &store, int sourceRow) const;
+    bool matches(const ResultStore &store, const ResultRow &row) const; // row: the store's, read already
     // A cleared store interns its texts afresh: an id may name another host now.
     void forgetInternedStrings() const { m_stringMatches.clear(); }
 
