@@ -53,43 +53,44 @@ ResultFilterSortModel::~ResultFilterSortModel() {
 }
 
 void ResultFilterSortModel::updatePins() {
+    // Moves one kind of hold from the model that has it to the one wanted (either may be none).
+    const auto moveHold = [](QPointer<ResultsModel> *held, ResultsModel *wanted, auto release, auto take) {
+        if (wanted == *held)
+            return;
+        if (*held)
+            release((*held)->store());
+        *held = wanted;
+        if (wanted)
+            take(wanted->store());
+    };
     const bool pinTexts = SlicedSorter::needsPinnedTexts(m_sortColumn) ||
                           (m_pinToPlaceRows && ResultSorter::sortsByText(m_sortColumn));
-    ResultsModel *wantedTexts = m_results && pinTexts ? m_results : nullptr;
-    if (wantedTexts != m_pinnedTexts) {
-        if (m_pinnedTexts)
-            m_pinnedTexts->store().unpinTexts();
-        m_pinnedTexts = wantedTexts;
-        if (wantedTexts)
-            wantedTexts->store().pinTexts();
-    }
+    moveHold(
+        &m_pinnedTexts, m_results && pinTexts ? m_results : nullptr,
+        [](const ResultStore &store) { store.unpinTexts(); },
+        [](const ResultStore &store) { store.pinTexts(); });
     // A held sort compares random rows (its merges, the rows streamed into its order). By a number or an
-    // interned text it holds one word of every row in memory (ResultStore::holdSortKeys) when the rows are
-    // on disk (in memory they are read as cheaply); by a title or an
-    // error, or by URL once the texts are pinned, the rows themselves come back into memory. A URL sort
-    // whose texts stay on disk holds neither: SlicedUrlSorter reads rows and texts in sweeps in store
-    // order, and a few rows are placed through the rows' read cache.
+    // interned text it holds one word of every row (ResultStore::holdSortKeys) while the rows are on disk (in
+    // memory they are read as cheaply); by a title or an error, or by URL once the texts are pinned, the rows
+    // themselves come back into memory. A URL sort whose texts stay on disk holds neither: SlicedUrlSorter
+    // reads rows and texts in sweeps in store order, and a few rows are placed through the rows' read cache.
     const bool holdKeys =
         ResultSorter::sortsByKey(m_sortColumn) && m_results && m_results->store().rows().isSpilling();
-    ResultsModel *wantedKeys = m_results && holdKeys ? m_results : nullptr;
-    if (wantedKeys != m_heldKeys || (wantedKeys && m_heldKeysColumn != m_sortColumn)) {
-        if (m_heldKeys)
-            m_heldKeys->store().releaseSortKeys(m_heldKeysColumn);
-        m_heldKeys = wantedKeys;
-        m_heldKeysColumn = wantedKeys ? m_sortColumn : -1;
-        if (wantedKeys)
-            wantedKeys->store().holdSortKeys(m_sortColumn, &ResultSorter::columnKey);
+    if (m_heldKeys && m_heldKeysColumn != m_sortColumn) {
+        m_heldKeys->store().releaseSortKeys(m_heldKeysColumn);
+        m_heldKeys = nullptr;
     }
+    moveHold(
+        &m_heldKeys, holdKeys ? m_results : nullptr,
+        [this](const ResultStore &store) { store.releaseSortKeys(m_heldKeysColumn); },
+        [this](const ResultStore &store) { store.holdSortKeys(m_sortColumn, &ResultSorter::columnKey); });
+    m_heldKeysColumn = m_heldKeys ? m_sortColumn : -1;
     const bool pinRows =
         ResultSorter::sortsByText(m_sortColumn) && (m_sortColumn != ResultsModel::UrlColumn || m_pinnedTexts);
-    ResultsModel *wantedRows = m_results && pinRows ? m_results : nullptr;
-    if (wantedRows != m_pinnedRows) {
-        if (m_pinnedRows)
-            m_pinnedRows->store().unpinRows();
-        m_pinnedRows = wantedRows;
-        if (wantedRows)
-            wantedRows->store().pinRows();
-    }
+    moveHold(
+        &m_pinnedRows, m_results && pinRows ? m_results : nullptr,
+        [](const ResultStore &store) { store.unpinRows(); },
+        [](const ResultStore &store) { store.pinRows(); });
 }
 
 void ResultFilterSortModel::pinTextsToPlace(size_t rows) {
