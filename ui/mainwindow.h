@@ -240,7 +240,7 @@ private:
     CrawlFileLoader *m_crawlLoader;
     CrawlFileCopier *m_crawlCopier; // Save As of an opened crawl (a live one is copied by the engine)
     CrawlFileSummaryReader *m_crawlSummary = nullptr; // an opened crawl's hosts and summary
-    QLabel *m_textsProblem = nullptr;                 // in the status bar while the results' texts file fails
+    QLabel *m_textsProblem = nullptr;                 // in the status bar while the results' files fail
     QString m_textsProblemShown;
     QPushButton *m_cancelSave = nullptr; // in the status bar while a crawl is copied
     QString m_savingCrawlTo;             // that copy's target; empty when none runs

@@ -20,11 +20,11 @@ namespace ui {
 // Compact, append-mostly storage for up to millions of CrawlResults.
 //
 // A CrawlResult is ~250 bytes of QStrings and QDateTimes; a million of them would cost far more than the
-// crawl itself. Here each result is one fixed-size row (numbers, interned host and content type ids)
-// plus its URL and title as UTF-8 in a TextArena (written out to an unnamed file once a spill directory is
-// set, so they cost disk, not RAM); the rarely present texts (final URL when it differs, error, redirect
-// chain, warning) follow them there, their lengths in a side table referenced only by the rows that need
-// them.
+// crawl itself. Here each result is one fixed-size row (numbers, interned host and content type ids) in a
+// RowArena plus its URL and title as UTF-8 in a TextArena; once a spill directory is set both are written
+// out to unnamed files, so they cost disk, not RAM. The rarely present texts (final URL when it differs,
+// error, redirect chain, warning) follow the title, their lengths in a side table referenced only by the
+// rows that need them.
 class ResultStore {
 public:
     using Row = ResultRow;
