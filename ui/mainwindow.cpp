@@ -107,7 +107,9 @@ MainWindow::MainWindow(QWidget *parent)
     setAcceptDrops(true);
     // A million rows, their URLs and titles live on disk, not in RAM (issue 11); without a cache folder they
     // stay.
-    m_results->spillTo(QStandardPaths::writableLocation(QStandardPaths::CacheLocation));
+    if (!m_results->spillTo(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)) &&
+        !m_results->store().spillError().isEmpty())
+        qWarning("results rows and texts stay in memory: %s", qPrintable(m_results->store().spillError()));
     // Blocks from 256 KiB up (row chunks, the views' index vectors) always come from mmap: freed or grown
     // (mremap, no copy) they go back to the system. With glibc's default sliding threshold they moved into
     // the heap, where each outgrown index vector left a hole: 25 MiB of free heap held with 1M rows.
