@@ -69,6 +69,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <malloc.h>
@@ -110,9 +111,10 @@ MainWindow::MainWindow(QWidget *parent)
     if (!m_results->spillTo(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)) &&
         !m_results->store().spillError().isEmpty())
         qWarning("results rows and texts stay in memory: %s", qPrintable(m_results->store().spillError()));
-    // Blocks from 256 KiB up (row chunks, the views' index vectors) always come from mmap: freed or grown
-    // (mremap, no copy) they go back to the system. With glibc's default sliding threshold they moved into
-    // the heap, where each outgrown index vector left a hole: 25 MiB of free heap held with 1M rows.
+    // Blocks from 256 KiB up (row chunks, the views' index vectors) come from mmap unless a free piece of
+    // the heap fits them: freed or grown (mremap, no copy) they go back to the system. With glibc's default
+    // sliding threshold they moved into the heap, where each outgrown index vector left a hole: 25 MiB of
+    // free heap held with 1M rows.
     mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 
     m_actions->addMenusAndToolBar(this);
@@ -451,6 +453,12 @@ void MainWindow::createCrawlFileActions() {
     m_textsProblem->hide();
     statusBar()->addPermanentWidget(m_textsProblem);
     showTextsProblem();
+    // A rows or texts file can fail when it is read back (scrolling, sorting), long after the last results
+    // arrived: look again once a second (comparing one string).
+    auto *problemCheck = new QTimer(this);
+    problemCheck->setInterval(1000);
+    connect(problemCheck, &QTimer::timeout, this, &MainWindow::showTextsProblem);
+    problemCheck->start();
     connect(m_cancelSave, &QPushButton::clicked, this, &MainWindow::cancelCrawlSave);
     const auto copyProgress = [this](qint64 copied, qint64 total) {
         if (!m_cancelSave->isHidden())

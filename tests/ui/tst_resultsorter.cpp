@@ -220,10 +220,11 @@ private Q_SLOTS:
         }
     }
 
-    // A retried row replaced while a sliced sort by content type runs interns a content type the sorter's
-    // ranks do not know yet (ResultFilterSortModel lets replacements happen and re-places them after):
-    // the chunks sorted after it rank it among the others (it read past the ranks before).
-    void replacementDuringASlicedSortInternsANewString() {
+    // A retried row replaced while a sliced sort by content type runs (ResultFilterSortModel lets that happen
+    // and places the replaced rows again afterwards) interns a content type nobody has ranked yet: the sort
+    // orders every row by the value it had when the sort started (its merges would otherwise compare runs
+    // sorted by the old value with the new one, and leave rows never replaced out of order).
+    void replacementDuringASlicedSortKeepsTheOrderItStartedWith() {
         ui::ResultStore store;
         for (int i = 0; i < 400; ++i) {
             CrawlResult r = makeResult(quint64(i), QStringLiteral("https://h/%1").arg(i));
@@ -232,27 +233,18 @@ private Q_SLOTS:
         }
         std::vector<int> rows(400);
         std::iota(rows.begin(), rows.end(), 0);
+        const std::vector<int> before =
+            ui::ResultSorter(store, ui::ResultsModel::ContentTypeColumn, Qt::AscendingOrder).sorted(rows);
         ui::SlicedSorter sliced(store, ui::ResultsModel::ContentTypeColumn, Qt::AscendingOrder, rows, 50);
         QVERIFY(!sliced.step(0)); // the first chunk only
         for (const int row : {10, 120, 399}) {
             CrawlResult r = store.result(row);
-            r.contentType = QStringLiteral("type/%1-new").arg(row); // new strings, ranked among the others
+            r.contentType = QStringLiteral("type/%1-new").arg(row); // would sort among the others
             store.replace(row, r);
         }
         while (!sliced.step(0)) {
         }
-        const std::vector<int> got = sliced.take();
-        QCOMPARE(got.size(), rows.size());
-        // Rows of chunks sorted after the replacement are in content-type order with the new texts; the
-        // first chunk was sorted before, by its old text.
-        const ui::ResultSorter check(store, ui::ResultsModel::ContentTypeColumn, Qt::AscendingOrder);
-        std::vector<int> later;
-        for (const int row : got) {
-            if (row >= 50)
-                later.push_back(row);
-        }
-        for (size_t i = 1; i < later.size(); ++i)
-            QVERIFY2(!check.rowLess(later[i], later[i - 1]), qPrintable(QString::number(i)));
+        QCOMPARE(sliced.take(), before);
     }
 
     void urlsThatDifferOnlyFarIn() {

@@ -49,7 +49,7 @@ void CrawlFileCopier::copy(const QString &path, const QString &target) {
     m_source = path;
     m_target = target;
     m_stop = std::make_shared<std::atomic_bool>(false);
-    m_worker.start(
+    const bool started = m_worker.start(
         QStringLiteral("crawl file copy"), [this, path, target, job, stop = m_stop, pages = m_pagesPerStep,
                                             pauseMs = m_pauseMs](const std::atomic_bool &cancelled) {
             const auto stopping = [&cancelled, &stop] { return cancelled.load() || stop->load(); };
@@ -113,6 +113,14 @@ void CrawlFileCopier::copy(const QString &path, const QString &target) {
             backup.reset();
             finish(step == crawl::StoreBackup::Step::Done, failure);
         });
+    if (!started) { // no thread: nothing was written; say why, as the job would have
+        m_stop.reset();
+        m_source.clear();
+        m_target.clear();
+        QMetaObject::invokeMethod(
+            this, [this, target] { Q_EMIT copied(false, target, WorkerThread::cannotStartReason()); },
+            Qt::QueuedConnection);
+    }
 }
 
 } // namespace ui

@@ -25,7 +25,7 @@ void CrawlFileSummaryReader::cancel() {
 
 void CrawlFileSummaryReader::read(const QString &path) {
     const quint64 job = ++m_job; // calls a cancelled job posted before it ended are dropped
-    m_worker.start(
+    const bool started = m_worker.start(
         QStringLiteral("crawl file summary"), [this, path, job](const std::atomic_bool &cancelled) {
             const auto post = [this, job](auto call) {
                 QMetaObject::invokeMethod(
@@ -69,6 +69,10 @@ void CrawlFileSummaryReader::read(const QString &path) {
             post([this, path, snapshot = summary.snapshot(), shown = summary.hostsShown(),
                   total = summary.hostsTotal()] { Q_EMIT summaryRead(path, snapshot, shown, total); });
         });
+    if (!started) // no thread: say why, as the job would have
+        QMetaObject::invokeMethod(
+            this, [this, path] { Q_EMIT failed(path, WorkerThread::cannotStartReason()); },
+            Qt::QueuedConnection);
 }
 
 } // namespace ui

@@ -25,7 +25,7 @@ bool CsvExporter::start(const QString &path, const ResultStore &store, std::vect
     auto snapshot = std::make_shared<const ResultStore>(store);
     auto order = std::make_shared<const std::vector<int>>(std::move(rows));
 
-    m_worker.start(
+    const bool started = m_worker.start(
         QStringLiteral("csv export"), [this, path, snapshot, order](const std::atomic_bool &cancelled) {
             const qint64 total = order->empty() ? snapshot->size() : qint64(order->size());
             QString error;
@@ -82,6 +82,11 @@ bool CsvExporter::start(const QString &path, const ResultStore &store, std::vect
                 },
                 Qt::QueuedConnection);
         });
+    if (!started) { // no thread: nothing written; say why, as the export would have
+        QMetaObject::invokeMethod(
+            this, [this, path] { Q_EMIT finished(false, path, 0, WorkerThread::cannotStartReason()); },
+            Qt::QueuedConnection);
+    }
     return true;
 }
 

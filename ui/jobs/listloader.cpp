@@ -23,7 +23,7 @@ void ListLoader::load(const crawl::InputSource &source) {
     const qint64 total = source.kind == crawl::InputSource::Kind::Text   ? source.text.size()
                          : source.kind == crawl::InputSource::Kind::File ? QFileInfo(source.path).size()
                                                                          : 0;
-    m_worker.start(
+    const bool started = m_worker.start(
         QStringLiteral("list loader"), [this, source, job, total](const std::atomic_bool &cancelled) {
             QString error;
             std::unique_ptr<QIODevice> device = source.open(&error);
@@ -69,6 +69,10 @@ void ListLoader::load(const crawl::InputSource &source) {
                 },
                 Qt::QueuedConnection);
         });
+    if (!started) // no thread: say why, as the job would have
+        QMetaObject::invokeMethod(
+            this, [this, source] { Q_EMIT failed(source, WorkerThread::cannotStartReason()); },
+            Qt::QueuedConnection);
 }
 
 } // namespace ui

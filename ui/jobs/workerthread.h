@@ -18,6 +18,9 @@ namespace ui {
 class WorkerThread {
 public:
     static constexpr int kNice = 10;
+    // A new thread's event dispatcher takes descriptors (GLib's wakeup), and GLib aborts the whole process
+    // when it gets none; the jobs then open files of their own (a CSV, a crawl file and its WAL).
+    static constexpr int kDescriptorHeadroom = 8;
 
     WorkerThread() = default;
     ~WorkerThread(); // cancels and joins
@@ -25,8 +28,10 @@ public:
     WorkerThread &operator=(const WorkerThread &) = delete;
 
     // Runs `job` on a new thread called `name`; the job stops early once `cancelled` is set. A job still
-    // running is cancelled and joined first.
-    void start(const QString &name, std::function<void(const std::atomic_bool &cancelled)> job);
+    // running is cancelled and joined first. False (nothing runs) when the process has too few file
+    // descriptors left to start a thread (see kDescriptorHeadroom): the caller reports cannotStartReason().
+    bool start(const QString &name, std::function<void(const std::atomic_bool &cancelled)> job);
+    static QString cannotStartReason();
     void cancel(); // sets `cancelled` and joins the job
     void finish(); // joins a job that has ended (from the last call it posted) and forgets it
     bool isRunning() const { return m_thread != nullptr; }

@@ -422,32 +422,32 @@ void ResultFilterSortModel::insertSorted(std::vector<int> rows) {
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
-// Replaced rows (retries) whose new values no longer sort where they stand move to their place.
+// Replaced rows (retries) move to where their new values sort. All of them are taken out and placed again
+// (by binary search among the rest, one merge): judging each by its neighbours alone misses a neighbour that
+// changed too (two retried rows side by side).
 void ResultFilterSortModel::resortRows(const std::vector<int> &proxyRows) {
     pinTextsToPlace(proxyRows.size());
     const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
+    // A row replaced twice while a sort ran is listed twice: it moves once.
+    std::vector<char> isMoving(size_t(m_results->rowCount()), 0);
     std::vector<int> moving;
+    moving.reserve(proxyRows.size());
     for (const int proxyRow : proxyRows) {
-        const size_t p = size_t(proxyRow);
-        const int row = m_rows[p];
-        if ((p > 0 && sorter.rowLess(row, m_rows[p - 1])) ||
-            (p + 1 < m_rows.size() && sorter.rowLess(m_rows[p + 1], row)))
+        const int row = m_rows[size_t(proxyRow)];
+        if (!isMoving[size_t(row)]) {
+            isMoving[size_t(row)] = 1;
             moving.push_back(row);
+        }
     }
     if (moving.empty())
         return;
-    std::vector<char> isMoving(size_t(m_results->rowCount()), 0);
-    for (const int row : moving)
-        isMoving[size_t(row)] = 1;
-    std::vector<int> rows = m_rows;
-    std::erase_if(rows, [&isMoving](int row) { return isMoving[size_t(row)] != 0; });
-    for (const int row : sorter.sorted(moving)) {
-        const auto at = std::upper_bound(rows.begin(), rows.end(), row, [&sorter](int value, int element) {
-            return sorter.rowLess(value, element);
-        });
-        rows.insert(at, row);
-    }
-    setRowOrder(std::move(rows));
+    std::vector<int> rest = m_rows;
+    std::erase_if(rest, [&isMoving](int row) { return isMoving[size_t(row)] != 0; });
+    std::vector<int> rows = withRowsPlaced(rest, sorter.sorted(moving), [&sorter](int value, int element) {
+        return sorter.rowLess(value, element);
+    });
+    if (rows != m_rows)
+        setRowOrder(std::move(rows));
 }
 
 void ResultFilterSortModel::onDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
@@ -560,26 +560,43 @@ void ResultFilterSortModel::continueSort() {
     }
     std::vector<int> rows = m_pendingSort->take();
     m_pendingSort.reset();
-    const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
-    if (!m_rowsDuringSort.empty()) {
-        // Rows that streamed in meanwhile: placed by binary search after the rows they tie with.
-        pinTextsToPlace(m_rowsDuringSort.size());
-        rows = withRowsPlaced(rows, sorter.sorted(m_rowsDuringSort),
-                              [&sorter](int value, int element) { return sorter.rowLess(value, element); });
+    if (!m_changedDuringSort.empty() && ResultSorter::sortsByText(m_sortColumn) &&
+        m_sortColumn != ResultsModel::UrlColumn) {
+        // A title or error replaced meanwhile was compared both ways by the merges: sort again, from this
+        // nearly sorted order, with the rows that streamed in (a URL never changes; numbers were frozen).
+        rows.insert(rows.end(), m_rowsDuringSort.cbegin(), m_rowsDuringSort.cend());
         m_rowsDuringSort.clear();
+        m_changedDuringSort.clear();
+        m_pendingSort = std::make_unique<SlicedSorter>(m_results->store(), ResultsModel::Column(m_sortColumn),
+                                                       m_sortOrder, std::move(rows));
+        m_sortTurn.start();
+        return;
+    }
+    // Rows that streamed in meanwhile, and rows replaced meanwhile (ordered by their old values), are placed
+    // by their values now among the rest, by binary search after the rows they tie with; the rest is in its
+    // order whatever changed around it (its values did not).
+    std::vector<int> placed = std::move(m_rowsDuringSort);
+    m_rowsDuringSort.clear();
+    if (!m_changedDuringSort.empty()) {
+        std::vector<char> changed(size_t(m_results->rowCount()), 0);
+        for (const int row : m_changedDuringSort)
+            changed[size_t(row)] = 1;
+        m_changedDuringSort.clear();
+        std::erase_if(rows, [&](int row) {
+            if (!changed[size_t(row)])
+                return false;
+            changed[size_t(row)] = 0; // once, however often it was replaced
+            placed.push_back(row);
+            return true;
+        });
+    }
+    if (!placed.empty()) {
+        pinTextsToPlace(placed.size());
+        const ResultSorter sorter(m_results->store(), ResultsModel::Column(m_sortColumn), m_sortOrder);
+        rows = withRowsPlaced(rows, sorter.sorted(placed),
+                              [&sorter](int value, int element) { return sorter.rowLess(value, element); });
     }
     setRowOrder(std::move(rows));
-    // Rows replaced meanwhile were ordered by their old values: move those whose place changed.
-    if (!m_changedDuringSort.empty()) {
-        ensureReverseMap();
-        std::vector<int> proxyRows;
-        for (const int row : m_changedDuringSort) {
-            if (m_proxyRows[size_t(row)] >= 0)
-                proxyRows.push_back(m_proxyRows[size_t(row)]);
-        }
-        m_changedDuringSort.clear();
-        resortRows(proxyRows);
-    }
     Q_EMIT sortProgressChanged(100);
 }
 

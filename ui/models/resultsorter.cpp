@@ -154,7 +154,7 @@ bool ResultSorter::rowLess(int x, int y) const {
 
 int ResultSorter::compareRows(int x, int y) const {
     auto cmp = [](auto a, auto b) { return a < b ? -1 : (b < a ? 1 : 0); };
-    if (const std::vector<quint64> *keys = sortsByKey(m_column) ? m_store.sortKeys(m_column) : nullptr) {
+    if (const std::vector<quint64> *keys = heldKeys()) {
         // The held words (rows of the store not read): ids of interned texts compare as their texts.
         const quint64 kx = (*keys)[size_t(x)];
         const quint64 ky = (*keys)[size_t(y)];
@@ -227,7 +227,7 @@ std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &ro
     if (isInterned(m_column) && m_stringRanks.size() < size_t(m_store.stringCount()))
         m_stringRanks = stringRanks();
     std::vector<Key> keys(rows.size());
-    if (const std::vector<quint64> *held = sortsByKey(m_column) ? m_store.sortKeys(m_column) : nullptr) {
+    if (const std::vector<quint64> *held = heldKeys()) {
         // The held words: no row of the store is read (they may be on disk, and given in any order).
         for (size_t i = 0; i < rows.size(); ++i) {
             const quint64 word = (*held)[size_t(rows[i])];
@@ -292,6 +292,24 @@ std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &ro
         }
     }
     return keys;
+}
+
+void ResultSorter::freezeKeys(const std::vector<int> &rows) {
+    if (!sortsByKey(m_column) || rows.empty())
+        return;
+    if (const std::vector<quint64> *held = m_store.sortKeys(m_column)) {
+        m_frozenKeys = *held; // one copy of the words the store keeps
+        return;
+    }
+    m_frozenKeys.assign(size_t(*std::max_element(rows.cbegin(), rows.cend())) + 1, 0);
+    for (const int row : rows)
+        m_frozenKeys[size_t(row)] = columnKey(m_store, m_column, row, m_store.row(row));
+}
+
+const std::vector<quint64> *ResultSorter::heldKeys() const {
+    if (!m_frozenKeys.empty())
+        return &m_frozenKeys;
+    return sortsByKey(m_column) ? m_store.sortKeys(m_column) : nullptr;
 }
 
 quint64 ResultSorter::rankOf(quint32 id) const {

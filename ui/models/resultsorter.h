@@ -50,6 +50,12 @@ public:
     // The word of `row` that orders `column` (interned texts: their id, ranked when sorting).
     static quint64 columnKey(const ResultStore &store, int column, qsizetype i, const ResultRow &row);
 
+    // For a sort that runs while rows are replaced (SlicedSorter): the words of `rows` as they are now are
+    // what every later comparison uses, so runs sorted earlier and merged later agree with each other
+    // (whoever sorts places the replaced rows again afterwards). Only for sortsByKey() columns; 8 bytes per
+    // row of the store.
+    void freezeKeys(const std::vector<int> &rows);
+
     // `rows` (row numbers in the store) in sorted order.
     std::vector<int> sorted(const std::vector<int> &rows) const;
     // Whether store row x sorts before row y (the same order as sorted(); false for ties). For placing a
@@ -68,6 +74,7 @@ private:
     int compareRows(int x, int y) const; // ascending: <0, 0, >0
     std::vector<Key> makeKeys(const std::vector<int> &rows, qsizetype urlPrefix) const;
     std::vector<quint32> stringRanks() const;
+    const std::vector<quint64> *heldKeys() const; // frozen, else the store's held ones, else none
     quint64 rankOf(quint32 id) const;
     qsizetype sharedUrlPrefix(const std::vector<int> &rows) const;
     void setUrlKey(Key *key, qsizetype offset) const;
@@ -89,6 +96,7 @@ private:
     // The interned strings' ranks, computed at the first sort that needs them: rows sorted later by the
     // same sorter intern nothing new (a sliced sort orders its chunks with one sorter).
     mutable std::vector<quint32> m_stringRanks;
+    std::vector<quint64> m_frozenKeys; // by store row (freezeKeys); empty: none
     ResultsModel::Column m_column;
     bool m_descending;
     bool m_pinsTexts; // URL and title keys compare random rows: spilled texts come back for the sort

@@ -46,6 +46,9 @@ SlicedSorter::SlicedSorter(const ResultStore &store, ResultsModel::Column column
 }
 
 void SlicedSorter::startColumnSort() {
+    // Rows replaced while it runs must not change the order its runs were sorted in (the caller places
+    // them again at the end): the words compared are taken now.
+    m_sorter.freezeKeys(m_rows);
     const size_t chunks = (m_rows.size() + m_chunkRows - 1) / m_chunkRows;
     // Each row is sorted once within its chunk, then copied once per merge pass.
     const size_t passes = chunks > 1 ? size_t(std::bit_width(chunks - 1)) : 0;

@@ -21,10 +21,13 @@ class ResultStore;
 // The URL column is ordered by SlicedUrlSorter instead, which reads the texts in store order and needs
 // none of them pinned.
 //
-// The store must not change under a running sort (rows replaced or cleared); rows appended to it are
-// fine (they are not part of `rows`). For the title and error columns the caller keeps the store's texts
-// pinned (ResultFilterSortModel does while it sorts by one); needsPinnedTexts() says which. Nothing here
-// touches the store outside step(), so a sorter may outlive it unused.
+// Rows appended to the store meanwhile are fine (they are not part of `rows`). A row replaced meanwhile: by
+// a number or an interned text the sort orders the words taken when it started (ResultSorter::freezeKeys),
+// so the result is in that order and the caller places the replaced rows again; by title or error its
+// merges compare the new text with runs sorted by the old one, so the caller sorts again. The store must
+// not be cleared under it. For the title and error columns the caller keeps the store's texts pinned
+// (ResultFilterSortModel does while it sorts by one); needsPinnedTexts() says which. Nothing here touches
+// the store outside its constructor and step(), so a sorter may outlive it unused.
 class SlicedSorter {
 public:
     SlicedSorter(const ResultStore &store, ResultsModel::Column column, Qt::SortOrder order,

@@ -19,10 +19,11 @@ QString errnoText() {
 
 } // namespace
 
-SpillFile::SpillFile(int fd, qint64 size, const QString &what)
+SpillFile::SpillFile(int fd, qint64 size, const QString &what, const QString &directory)
     : m_fd(fd)
     , m_size(size)
-    , m_what(what) {}
+    , m_what(what)
+    , m_directory(directory) {}
 
 SpillFile::~SpillFile() {
     ::close(m_fd);
@@ -47,14 +48,14 @@ std::unique_ptr<SpillFile> SpillFile::create(const QString &directory, const QSt
         }
         ::unlink(name.constData());
     }
-    return std::unique_ptr<SpillFile>(new SpillFile(fd, 0, what));
+    return std::unique_ptr<SpillFile>(new SpillFile(fd, 0, what, QDir::toNativeSeparators(directory)));
 }
 
 std::unique_ptr<SpillFile> SpillFile::duplicate() const {
     const int fd = ::fcntl(m_fd, F_DUPFD_CLOEXEC, 0);
     if (fd < 0)
         return nullptr;
-    return std::unique_ptr<SpillFile>(new SpillFile(fd, m_size, m_what));
+    return std::unique_ptr<SpillFile>(new SpillFile(fd, m_size, m_what, m_directory));
 }
 
 qint64 SpillFile::append(const char *data, size_t size, QString *error) {
@@ -67,7 +68,8 @@ qint64 SpillFile::append(const char *data, size_t size, QString *error) {
         if (n <= 0) {
             if (n == 0)
                 errno = ENOSPC;
-            *error = QStringLiteral("cannot write the %1 file: %2").arg(m_what, errnoText());
+            *error =
+                QStringLiteral("cannot write the %1 file in %2: %3").arg(m_what, m_directory, errnoText());
             return -1;
         }
         data += n;
@@ -84,8 +86,8 @@ bool SpillFile::read(qint64 offset, char *into, size_t size, QString *error) con
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            *error = QStringLiteral("cannot read the %1 file: %2")
-                         .arg(m_what, n == 0 ? QStringLiteral("it ends early") : errnoText());
+            *error = QStringLiteral("cannot read the %1 file in %2: %3")
+                         .arg(m_what, m_directory, n == 0 ? QStringLiteral("it ends early") : errnoText());
             return false;
         }
         into += n;

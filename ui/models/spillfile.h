@@ -33,10 +33,11 @@ public:
     qint64 size() const { return m_size; }
 
 private:
-    SpillFile(int fd, qint64 size, const QString &what);
+    SpillFile(int fd, qint64 size, const QString &what, const QString &directory);
     int m_fd = -1;
     qint64 m_size = 0;
     QString m_what;
+    QString m_directory; // named in messages: what a user must free or fix
 };
 
 } // namespace ui
