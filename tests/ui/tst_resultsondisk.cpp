@@ -39,6 +39,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <functional>
 #include <sys/resource.h>
 
 namespace {
@@ -199,6 +200,29 @@ QString makeCrawlFile(testsite::TestSite *site, const QString &folder, QString *
     return crawl;
 }
 
+// A window showing its crawl views (a list loaded, never crawled), as results fed to it need.
+bool showCrawlViews(ui::MainWindow *window) {
+    window->setConfirmationsEnabled(false);
+    window->resize(1200, 800);
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window))
+        return false;
+    window->loadText("http://127.0.0.1:9/never-fetched\n", QStringLiteral("results on disk"));
+    return QTest::qWaitFor([window] { return window->tabs()->isVisible(); }, 5'000);
+}
+
+// `total` results made by `resultFor(i)` reach the window as from a crawl (the engine's signal, batches of
+// 1,000), and all of them are in its views.
+bool feedResults(ui::MainWindow &window, int total, const std::function<crawl::CrawlResult(int)> &resultFor) {
+    for (int first = 0; first < total; first += 1000) {
+        QList<crawl::CrawlResult> results;
+        for (int i = first; i < std::min(total, first + 1000); ++i)
+            results.append(resultFor(i));
+        Q_EMIT window.engine()->resultsReady(results);
+    }
+    return QTest::qWaitFor([&] { return window.resultsModel()->rowCount() == total; }, 30'000);
+}
+
 // Nothing of what reached the window is still waiting to be shown.
 bool drained(const ui::MainWindow &window) {
     const auto *feed = window.findChild<ui::ResultsFeed *>();
@@ -276,12 +300,7 @@ private Q_SLOTS:
     // that was not retried. The table must stay sorted by Status; it showed "550" above "503".
     void retriedNeighboursInStatusSortedTableStaySorted() {
         ui::MainWindow window;
-        window.setConfirmationsEnabled(false);
-        window.resize(1200, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.loadText("http://127.0.0.1:9/never-fetched\n", QStringLiteral("tryout"));
-        QTRY_VERIFY(window.tabs()->isVisible());
+        QVERIFY(showCrawlViews(&window));
         const ui::ResultsModel *model = window.resultsModel();
         QVERIFY2(model->store().rows().isSpilling(), qPrintable(model->store().spillError()));
 
@@ -299,13 +318,7 @@ private Q_SLOTS:
             }
             return r;
         };
-        for (int first = 0; first < total; first += 1000) {
-            QList<crawl::CrawlResult> results;
-            for (int i = first; i < first + 1000; ++i)
-                results.append(resultFor(i));
-            Q_EMIT window.engine()->resultsReady(results);
-        }
-        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), total, 30'000);
+        QVERIFY(feedResults(window, total, resultFor));
         QVERIFY(model->store().rows().spilledBytes() > 0);
 
         window.tabs()->setCurrentWidget(window.resultsPage());
@@ -401,24 +414,14 @@ private Q_SLOTS:
             QSKIP("run by exportWithFewDescriptorsLeft in a child process");
         const int spare = qEnvironmentVariableIntValue("CRAWLSCOPE_TEST_SPARE_FDS");
         ui::MainWindow window;
-        window.setConfirmationsEnabled(false);
-        window.resize(1200, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.loadText("http://127.0.0.1:9/never-fetched\n", QStringLiteral("tryout"));
-        QTRY_VERIFY(window.tabs()->isVisible());
+        QVERIFY(showCrawlViews(&window));
         const ui::ResultsModel *model = window.resultsModel();
         const int total = 30'000;
-        for (int first = 0; first < total; first += 1000) {
-            QList<crawl::CrawlResult> results;
-            for (int i = first; i < first + 1000; ++i) {
-                crawl::CrawlResult r = testsite::makeSyntheticResult(quint64(i));
-                r.title = QStringLiteral("title %1").arg((i * 7919) % total);
-                results.append(r);
-            }
-            Q_EMIT window.engine()->resultsReady(results);
-        }
-        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), total, 30'000);
+        QVERIFY(feedResults(window, total, [&](int i) {
+            crawl::CrawlResult r = testsite::makeSyntheticResult(quint64(i));
+            r.title = QStringLiteral("title %1").arg((i * 7919) % total);
+            return r;
+        }));
         QVERIFY(model->store().rows().spilledBytes() > 0);
         window.tabs()->setCurrentWidget(window.resultsPage());
         QTableView *view = window.resultsView();
@@ -576,21 +579,10 @@ private Q_SLOTS:
     // results arrive, and a finished crawl gets none.
     void unreadableRowsAfterTheCrawlAreExplained() {
         ui::MainWindow window;
-        window.setConfirmationsEnabled(false);
-        window.resize(1200, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.loadText("http://127.0.0.1:9/never-fetched\n", QStringLiteral("tryout"));
-        QTRY_VERIFY(window.tabs()->isVisible());
+        QVERIFY(showCrawlViews(&window));
         ui::ResultsModel *model = window.resultsModel();
         const int total = 20'000;
-        for (int first = 0; first < total; first += 1000) {
-            QList<crawl::CrawlResult> results;
-            for (int i = first; i < first + 1000; ++i)
-                results.append(testsite::makeSyntheticResult(quint64(i)));
-            Q_EMIT window.engine()->resultsReady(results);
-        }
-        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), total, 30'000);
+        QVERIFY(feedResults(window, total, [](int i) { return testsite::makeSyntheticResult(quint64(i)); }));
         auto *problem = window.statusBar()->findChild<QLabel *>(QStringLiteral("textsProblem"));
         QVERIFY(problem);
         QVERIFY(problem->isHidden());
@@ -626,12 +618,7 @@ private Q_SLOTS:
         ui::MainWindow inMemory;
         QVERIFY(!inMemory.resultsModel()->spillTo(QString()));
         for (ui::MainWindow *window : {&spilled, &inMemory}) {
-            window->setConfirmationsEnabled(false);
-            window->resize(1200, 800);
-            window->show();
-            QVERIFY(QTest::qWaitForWindowExposed(window));
-            window->loadText("http://127.0.0.1:9/never-fetched\n", QStringLiteral("tryout"));
-            QTRY_VERIFY(window->tabs()->isVisible());
+            QVERIFY(showCrawlViews(window));
         }
         const int total = 50'000;
         auto feed = [&](const QList<crawl::CrawlResult> &results) {
@@ -702,12 +689,7 @@ private Q_SLOTS:
         ui::MainWindow inMemory;
         QVERIFY(!inMemory.resultsModel()->spillTo(QString()));
         for (ui::MainWindow *window : {&spilled, &inMemory}) {
-            window->setConfirmationsEnabled(false);
-            window->resize(1200, 800);
-            window->show();
-            QVERIFY(QTest::qWaitForWindowExposed(window));
-            window->loadText("http://127.0.0.1:9/never-fetched\n", QStringLiteral("tryout"));
-            QTRY_VERIFY(window->tabs()->isVisible());
+            QVERIFY(showCrawlViews(window));
             window->tabs()->setCurrentWidget(window->resultsPage());
         }
         QRandomGenerator random(17);
@@ -794,24 +776,14 @@ private Q_SLOTS:
     // retried rows are put back in place afterwards.
     void retriesDuringASlicedSortKeepOtherRowsInOrder() {
         ui::MainWindow window;
-        window.setConfirmationsEnabled(false);
-        window.resize(1200, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.loadText("http://127.0.0.1:9/never-fetched\n", QStringLiteral("tryout"));
-        QTRY_VERIFY(window.tabs()->isVisible());
+        QVERIFY(showCrawlViews(&window));
         const ui::ResultsModel *model = window.resultsModel();
         const int total = 120'000;
-        for (int first = 0; first < total; first += 1000) {
-            QList<crawl::CrawlResult> results;
-            for (int i = first; i < first + 1000; ++i) {
-                crawl::CrawlResult r = testsite::makeSyntheticResult(quint64(i));
-                r.latencyMs = (qint64(i) * 7919) % 5000;
-                results.append(r);
-            }
-            Q_EMIT window.engine()->resultsReady(results);
-        }
-        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), total, 30'000);
+        QVERIFY(feedResults(window, total, [&](int i) {
+            crawl::CrawlResult r = testsite::makeSyntheticResult(quint64(i));
+            r.latencyMs = (qint64(i) * 7919) % 5000;
+            return r;
+        }));
         QVERIFY(model->store().rows().spilledBytes() > 0);
         window.tabs()->setCurrentWidget(window.resultsPage());
         QTableView *view = window.resultsView();
@@ -873,13 +845,7 @@ private Q_SLOTS:
     // ones). It must name the cache folder.
     void fullDiskMessageNamesTheFolder() {
         ui::MainWindow window;
-        window.setConfirmationsEnabled(false);
-        window.resize(1200, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.loadText("http://127.0.0.1:9/never-fetched\n", QStringLiteral("tryout"));
-        QTRY_VERIFY(window.tabs()->isVisible());
-        const ui::ResultsModel *model = window.resultsModel();
+        QVERIFY(showCrawlViews(&window));
         auto *problem = window.statusBar()->findChild<QLabel *>(QStringLiteral("textsProblem"));
         QVERIFY(problem);
         rlimit old{};
@@ -891,13 +857,7 @@ private Q_SLOTS:
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("stay in memory")));
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("stay in memory")));
         const int total = 30'000;
-        for (int first = 0; first < total; first += 1000) {
-            QList<crawl::CrawlResult> results;
-            for (int i = first; i < first + 1000; ++i)
-                results.append(testsite::makeSyntheticResult(quint64(i)));
-            Q_EMIT window.engine()->resultsReady(results);
-        }
-        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), total, 30'000);
+        QVERIFY(feedResults(window, total, [](int i) { return testsite::makeSyntheticResult(quint64(i)); }));
         setrlimit(RLIMIT_FSIZE, &old);
         std::signal(SIGXFSZ, previousHandler);
         QTRY_VERIFY(!problem->isHidden());
@@ -911,12 +871,7 @@ private Q_SLOTS:
     // it sorted the second way, three return it to arrival order, every row shown once.
     void quickClicksWhileRowsStreamIn() {
         ui::MainWindow window;
-        window.setConfirmationsEnabled(false);
-        window.resize(1200, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.loadText("http://127.0.0.1:9/never-fetched\n", QStringLiteral("tryout"));
-        QTRY_VERIFY(window.tabs()->isVisible());
+        QVERIFY(showCrawlViews(&window));
         ui::ResultsModel *model = window.resultsModel();
         int next = 0;
         auto feed = [&](int count) {

@@ -19,11 +19,11 @@ QString errnoText() {
 
 } // namespace
 
-SpillFile::SpillFile(int fd, qint64 size, const QString &what, const QString &directory)
+SpillFile::SpillFile(int fd, qint64 size, const QString &what, const QString &folder)
     : m_fd(fd)
     , m_size(size)
     , m_what(what)
-    , m_directory(directory) {}
+    , m_folder(folder) {}
 
 SpillFile::~SpillFile() {
     ::close(m_fd);
@@ -48,14 +48,14 @@ std::unique_ptr<SpillFile> SpillFile::create(const QString &directory, const QSt
         }
         ::unlink(name.constData());
     }
-    return std::unique_ptr<SpillFile>(new SpillFile(fd, 0, what, QDir::toNativeSeparators(directory)));
+    return std::unique_ptr<SpillFile>(new SpillFile(fd, 0, what, directory));
 }
 
 std::unique_ptr<SpillFile> SpillFile::duplicate() const {
     const int fd = ::fcntl(m_fd, F_DUPFD_CLOEXEC, 0);
     if (fd < 0)
         return nullptr;
-    return std::unique_ptr<SpillFile>(new SpillFile(fd, m_size, m_what, m_directory));
+    return std::unique_ptr<SpillFile>(new SpillFile(fd, m_size, m_what, m_folder));
 }
 
 qint64 SpillFile::append(const char *data, size_t size, QString *error) {
@@ -68,8 +68,8 @@ qint64 SpillFile::append(const char *data, size_t size, QString *error) {
         if (n <= 0) {
             if (n == 0)
                 errno = ENOSPC;
-            *error =
-                QStringLiteral("cannot write the %1 file in %2: %3").arg(m_what, m_directory, errnoText());
+            *error = QStringLiteral("cannot write the %1 file in %2: %3")
+                         .arg(m_what, QDir::toNativeSeparators(m_folder), errnoText());
             return -1;
         }
         data += n;
@@ -87,7 +87,8 @@ bool SpillFile::read(qint64 offset, char *into, size_t size, QString *error) con
             continue;
         if (n <= 0) {
             *error = QStringLiteral("cannot read the %1 file in %2: %3")
-                         .arg(m_what, m_directory, n == 0 ? QStringLiteral("it ends early") : errnoText());
+                         .arg(m_what, QDir::toNativeSeparators(m_folder),
+                              n == 0 ? QStringLiteral("it ends early") : errnoText());
             return false;
         }
         into += n;

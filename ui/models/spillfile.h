@@ -24,6 +24,9 @@ public:
 
     // Another descriptor of the same file, for a snapshot; nullptr when none is left (EMFILE).
     std::unique_ptr<SpillFile> duplicate() const;
+    // A new, empty file of the same kind in the same folder (a store cleared for a new crawl: a snapshot
+    // being exported still reads this one), or nullptr with the reason.
+    std::unique_ptr<SpillFile> another(QString *error) const { return create(m_folder, m_what, error); }
 
     // Writes `size` bytes at the end of the file: where they start, or -1 with the reason (disk full).
     qint64 append(const char *data, size_t size, QString *error);
@@ -33,11 +36,11 @@ public:
     qint64 size() const { return m_size; }
 
 private:
-    SpillFile(int fd, qint64 size, const QString &what, const QString &directory);
+    SpillFile(int fd, qint64 size, const QString &what, const QString &folder);
     int m_fd = -1;
     qint64 m_size = 0;
     QString m_what;
-    QString m_directory; // named in messages: what a user must free or fix
+    QString m_folder; // named in messages: what a user must free or fix
 };
 
 } // namespace ui

@@ -217,9 +217,8 @@ void TextArena::clear() {
     if (m_file && !m_isCopy) {
         // A new file rather than a truncated one: a snapshot being exported still reads the old one. A
         // failed write earlier may have been a full disk that has room now.
-        m_file.reset();
         m_spillError.clear();
-        m_file = SpillFile::create(m_spillDirectory, QStringLiteral("texts"), &m_spillError);
+        m_file = m_file->another(&m_spillError);
     }
 }
 
