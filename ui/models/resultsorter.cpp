@@ -154,10 +154,11 @@ bool ResultSorter::rowLess(int x, int y) const {
 
 int ResultSorter::compareRows(int x, int y) const {
     auto cmp = [](auto a, auto b) { return a < b ? -1 : (b < a ? 1 : 0); };
-    if (const std::vector<quint64> *keys = heldKeys()) {
-        // The held words (rows of the store not read): ids of interned texts compare as their texts.
-        const quint64 kx = (*keys)[size_t(x)];
-        const quint64 ky = (*keys)[size_t(y)];
+    if (sortsByKey(m_column)) {
+        // One word per row: held (no row read) or made from the row; interned ids compare as their texts.
+        const std::vector<quint64> *keys = heldKeys();
+        const quint64 kx = keys ? (*keys)[size_t(x)] : columnKey(m_store, m_column, x, m_store.row(x));
+        const quint64 ky = keys ? (*keys)[size_t(y)] : columnKey(m_store, m_column, y, m_store.row(y));
         if (!isInterned(m_column) || kx == ky)
             return cmp(kx, ky);
         return cmp(m_store.string(quint32(kx)), m_store.string(quint32(ky)));
@@ -166,48 +167,14 @@ int ResultSorter::compareRows(int x, int y) const {
         // Byte order of the UTF-8, as the 16-byte keys compare (URLs hold no NUL); no row read.
         return cmp(sortText(x).compare(sortText(y)), 0);
     }
+    // The error column: rows without one first, then by the text.
     const ResultStore::Row rx = m_store.row(x);
     const ResultStore::Row ry = m_store.row(y);
-    switch (m_column) {
-    case ResultsModel::LineColumn:
-        return cmp(m_store.lineNumber(x, rx), m_store.lineNumber(y, ry));
-    case ResultsModel::HostColumn:
-        return rx.hostId == ry.hostId ? 0 : cmp(m_store.string(rx.hostId), m_store.string(ry.hostId));
-    case ResultsModel::OutcomeColumn:
-        return cmp(rx.outcome, ry.outcome);
-    case ResultsModel::StatusColumn:
-        return cmp(rx.status, ry.status);
-    case ResultsModel::AttemptsColumn:
-        return cmp(rx.attempts, ry.attempts);
-    case ResultsModel::LatencyColumn:
-        return cmp(rx.latencyMs, ry.latencyMs);
-    case ResultsModel::BytesColumn:
-        return cmp(rx.bytes, ry.bytes);
-    case ResultsModel::ContentTypeColumn:
-        return rx.contentTypeId == ry.contentTypeId
-                   ? 0
-                   : cmp(m_store.string(rx.contentTypeId), m_store.string(ry.contentTypeId));
-    case ResultsModel::ErrorColumn: {
-        const int hasX = rx.extraIndex >= 0 ? 1 : 0;
-        const int hasY = ry.extraIndex >= 0 ? 1 : 0;
-        if (hasX != hasY || !hasX)
-            return cmp(hasX, hasY);
-        return cmp(m_store.error(x).compare(m_store.error(y)), 0);
-    }
-    case ResultsModel::FinishedColumn:
-        return cmp(rx.finishedAtMs, ry.finishedAtMs);
-    case ResultsModel::AcceptedColumn:
-        return cmp(int(m_store.accepted(x)), int(m_store.accepted(y)));
-    case ResultsModel::RejectReasonColumn:
-        return rx.rejectReasonId == ry.rejectReasonId
-                   ? 0
-                   : cmp(m_store.string(rx.rejectReasonId), m_store.string(ry.rejectReasonId));
-    case ResultsModel::UrlColumn:
-    case ResultsModel::TitleColumn:
-    case ResultsModel::ColumnCount:
-        break;
-    }
-    return 0;
+    const int hasX = rx.extraIndex >= 0 ? 1 : 0;
+    const int hasY = ry.extraIndex >= 0 ? 1 : 0;
+    if (hasX != hasY || !hasX)
+        return cmp(hasX, hasY);
+    return cmp(m_store.error(rx).compare(m_store.error(ry)), 0);
 }
 
 bool ResultSorter::less(const Key &x, const Key &y) const {
@@ -227,68 +194,28 @@ std::vector<ResultSorter::Key> ResultSorter::makeKeys(const std::vector<int> &ro
     if (isInterned(m_column) && m_stringRanks.size() < size_t(m_store.stringCount()))
         m_stringRanks = stringRanks();
     std::vector<Key> keys(rows.size());
-    if (const std::vector<quint64> *held = heldKeys()) {
-        // The held words: no row of the store is read (they may be on disk, and given in any order).
+    if (sortsByKey(m_column)) {
+        // One word per row: the held ones read no row of the store (they may be on disk, given in any order).
+        const std::vector<quint64> *held = heldKeys();
         for (size_t i = 0; i < rows.size(); ++i) {
-            const quint64 word = (*held)[size_t(rows[i])];
+            const quint64 word =
+                held ? (*held)[size_t(rows[i])] : columnKey(m_store, m_column, rows[i], m_store.row(rows[i]));
             keys[i] = Key{isInterned(m_column) ? rankOf(quint32(word)) : word, 0, int(i), rows[i]};
         }
         return keys;
     }
-    const bool readsRows = m_column != ResultsModel::UrlColumn && m_column != ResultsModel::TitleColumn;
     for (size_t i = 0; i < rows.size(); ++i) {
-        const ResultStore::Row r = readsRows ? m_store.row(rows[i]) : ResultStore::Row{}; // texts: no row
         Key &key = keys[i];
         key.position = int(i);
         key.row = rows[i];
-        switch (m_column) {
-        case ResultsModel::LineColumn:
-            key.a = orderedBits(m_store.lineNumber(rows[i], r));
-            break;
-        case ResultsModel::UrlColumn:
+        if (m_column == ResultsModel::UrlColumn) {
             setUrlKey(&key, urlPrefix);
-            break;
-        case ResultsModel::HostColumn:
-            key.a = rankOf(r.hostId);
-            break;
-        case ResultsModel::OutcomeColumn:
-            key.a = r.outcome;
-            break;
-        case ResultsModel::StatusColumn:
-            key.a = r.status;
-            break;
-        case ResultsModel::AttemptsColumn:
-            key.a = r.attempts;
-            break;
-        case ResultsModel::LatencyColumn:
-            key.a = orderedBits(r.latencyMs);
-            break;
-        case ResultsModel::BytesColumn:
-            key.a = orderedBits(r.bytes);
-            break;
-        case ResultsModel::ContentTypeColumn:
-            key.a = rankOf(r.contentTypeId);
-            break;
-        case ResultsModel::ErrorColumn:
-            key.a = r.extraIndex >= 0 ? 1 : 0; // then the text: sortErrorTexts()
-            break;
-        case ResultsModel::FinishedColumn:
-            key.a = orderedBits(r.finishedAtMs);
-            break;
-        case ResultsModel::AcceptedColumn:
-            key.a = quint64(ResultStore::accepted(r)); // unknown, yes, no
-            break;
-        case ResultsModel::RejectReasonColumn:
-            key.a = rankOf(r.rejectReasonId);
-            break;
-        case ResultsModel::TitleColumn: {
+        } else if (m_column == ResultsModel::TitleColumn) {
             const QByteArrayView title = sortText(rows[i]);
             key.a = bigEndianWord(title, 0);
             key.b = bigEndianWord(title, 8);
-            break;
-        }
-        case ResultsModel::ColumnCount:
-            break;
+        } else if (m_column == ResultsModel::ErrorColumn) {
+            key.a = m_store.row(rows[i]).extraIndex >= 0 ? 1 : 0; // then the text: sortErrorTexts()
         }
     }
     return keys;
